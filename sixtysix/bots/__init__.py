@@ -1,0 +1,1 @@
+"""Computer players. They receive a seat's :class:`~sixtysix.core.view.View`, nothing more."""

@@ -1,0 +1,1 @@
+"""The generic trick-taking engine. Nothing in this package names a particular variant."""

@@ -1,0 +1,165 @@
+"""Game records (``sixtysix-record/1``): reading, validating and writing them.
+
+The JSON shape is a public interface (RECORDS.md): reading is forgiving in notation only
+(any case, ``10`` for ``T``, suit symbols), never in structure; every defect becomes a
+:class:`RecordError` whose message names the deal (counted from 1) and what is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.cards import parse_card
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.errors import NotationError, RecordError
+
+FORMAT = "sixtysix-record/1"
+
+
+@dataclass
+class DealRecord:
+    setup: DealSetup
+    #: (seat, action) in order; a raw string where the action could not be read yet.
+    actions: list[tuple[int, int]] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        out = self.setup.as_json()
+        out["actions"] = [{"seat": s, "action": ACTION_NAMES[a]} for s, a in self.actions]
+        return out
+
+
+@dataclass
+class Record:
+    variant: str
+    options: dict[str, object] = field(default_factory=dict)
+    seed: int | None = None
+    deals: list[DealRecord] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "format": FORMAT,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "deals": [d.as_json() for d in self.deals],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.as_json(), indent=2, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically, so an interrupted write never leaves half a record."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.dumps(), encoding="utf-8")
+        tmp.replace(target)
+
+
+@dataclass
+class RawDeal:
+    """A deal as read from JSON: cards parsed, actions still strings (checked on replay)."""
+
+    setup: DealSetup
+    actions: list[tuple[int, str]]
+
+
+@dataclass
+class RawRecord:
+    variant: str
+    options: dict[str, object]
+    seed: int | None
+    deals: list[RawDeal]
+
+
+def load_record_text(text: str, source: str = "record") -> RawRecord:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return parse_record(data)
+
+
+def load_record_file(path: str | Path) -> RawRecord:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RecordError(f"cannot read {p}: {reason}") from None
+    return load_record_text(text, str(p))
+
+
+def _card(value: Any, where: str) -> int:
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: a card must be a string like \"AS\", not {value!r}")
+    try:
+        return int(parse_card(value))
+    except NotationError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def parse_record(data: object) -> RawRecord:
+    """Check the record's structure and read its cards (rules are checked by replay)."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise RecordError(f"unsupported record format {fmt!r} (expected {FORMAT!r})")
+    variant = data.get("variant")
+    if not isinstance(variant, str) or not variant:
+        raise RecordError("record: 'variant' must be a variant name")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RecordError("record: 'options' must be an object of option names to values")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError("record: 'seed' must be an integer or null")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("record: 'deals' must be a list")
+    return RawRecord(variant, options, seed, [_parse_deal(d, i + 1) for i, d in enumerate(deals)])
+
+
+def _parse_deal(d: object, number: int) -> RawDeal:
+    where = f"deal {number}"
+    if not isinstance(d, dict):
+        raise RecordError(f"{where}: a deal must be an object")
+    dealer = d.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise RecordError(f"{where}: 'dealer' must be a seat number")
+    hands = d.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise RecordError(f"{where}: 'hands' must be a list of lists of cards")
+    parsed_hands = tuple(
+        tuple(_card(c, f"{where}, hand of seat {s}") for c in h) for s, h in enumerate(hands)
+    )
+    trump = d.get("trump_card")
+    trump_card = None if trump is None else _card(trump, f"{where}, trump_card")
+    talon = d.get("talon", [])
+    if not isinstance(talon, list):
+        raise RecordError(f"{where}: 'talon' must be a list of cards")
+    parsed_talon = tuple(_card(c, f"{where}, talon") for c in talon)
+    actions = d.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: 'actions' must be a list")
+    steps: list[tuple[int, str]] = []
+    for i, a in enumerate(actions):
+        at = f"{where}, step {i + 1}"
+        if not isinstance(a, dict):
+            raise RecordError(f"{at}: an action must be an object with 'seat' and 'action'")
+        seat = a.get("seat")
+        text = a.get("action")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RecordError(f"{at}: 'seat' must be a seat number")
+        if not isinstance(text, str):
+            raise RecordError(f"{at}: 'action' must be a string")
+        steps.append((seat, text))
+    return RawDeal(DealSetup(dealer, parsed_hands, trump_card, parsed_talon), steps)

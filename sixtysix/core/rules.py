@@ -1,0 +1,61 @@
+"""The generic knobs of the engine: what a variant turns on, and how a deal is dealt.
+
+A variant translates its named options into one frozen :class:`Rules`; the engine reads only
+these knobs, never a variant name. Deal scoring is not a knob: the variant settles each deal
+itself (see :meth:`sixtysix.core.variant.Variant.settle`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sixtysix.core.cards import NINE
+
+
+class Sides:
+    """How seats form sides: every seat alone, a declarer against the rest, or a called partner."""
+
+    SEATS = "seats"
+    DECLARER = "declarer"
+    CALLED_PARTNER = "called_partner"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    seats: int
+    deck: int
+    #: Cards given to each seat per round, the forehand (the seat after the dealer) first.
+    deal_rounds: tuple[int, ...]
+    #: After which round (0-based) a card is turned up for trump; None: no turn-up.
+    turnup_after_round: int | None = None
+    #: Trump is the suit of the dealer's last dealt card, shown to all (practice 66).
+    trump_from_dealer_last: bool = False
+    #: The forehand names trump after seeing his first ``call_after`` cards.
+    trump_call: bool = False
+    call_after: int = 0
+    #: ``trump below`` is offered: the forehand's last dealt card is shown and names trump.
+    trump_below: bool = False
+    #: After trump, the forehand calls a partner by an ace, or plays solo.
+    partner_call: bool = False
+    sides: str = Sides.SEATS
+    #: No open phase: duties hold from the first trick.
+    strict_always: bool = False
+    marriages: bool = True
+    marriage_after_close: bool = True
+    exchange: bool = False
+    exchange_rank: int = NINE
+    exchange_min_talon: int = 3
+    exchange_needs_trick: bool = True
+    closing: bool = False
+    close_needs_trick: bool = False
+    manual_claim: bool = False
+    last_trick_bonus: int = 0
+    must_overtrump: bool = False
+    #: The declarer may concede (before the first card, or with ``concede_points`` valid points).
+    concession: bool = False
+    concede_points: int = 33
+    winning_points: int = 66
+
+    @property
+    def hand_size(self) -> int:
+        return sum(self.deal_rounds)

@@ -1,0 +1,111 @@
+"""The base class every variant plugin subclasses.
+
+A variant is class metadata (name, aliases, seats, deck, options, presets) plus a few rule
+parts it may override: :meth:`make_rules` turns options into engine knobs, :meth:`deal` shuffles
+and deals, :meth:`settle` scores a finished deal, :meth:`match_winners` ends a match. The engine
+(:class:`~sixtysix.core.state.DealState`) does the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar, Self
+
+from sixtysix.core.cards import iter_mask
+from sixtysix.core.deal import DealSetup, deal_from_order
+from sixtysix.core.errors import OptionError
+from sixtysix.core.options import Options
+from sixtysix.core.outcome import DealEnd, Outcome
+from sixtysix.core.rng import Seed
+from sixtysix.core.rules import Rules
+from sixtysix.core.state import DealState
+
+
+class Variant:
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    seats: ClassVar[int]
+    description: ClassVar[str] = ""
+    options_class: ClassVar[type[Options]]
+    #: Named option sets: preset name -> {option: value}.
+    presets: ClassVar[Mapping[str, Mapping[str, object]]] = {}
+    #: Set by the plugin manager: the plugin that registered this variant.
+    plugin: ClassVar[str] = ""
+
+    def __init__(self, options: Options | None = None) -> None:
+        opts = options if options is not None else self.options_class()
+        if not isinstance(opts, self.options_class):
+            raise OptionError(f"{self.name} takes {self.options_class.__name__}")
+        self.options = opts
+        self.rules: Rules = self.make_rules(opts)
+
+    @classmethod
+    def configure(
+        cls, preset: str | None = None, overrides: Mapping[str, object] | None = None
+    ) -> Self:
+        """The variant with a preset (if any) and then the given options applied."""
+        values: dict[str, object] = {}
+        if preset is not None:
+            key = preset.strip().lower()
+            if key not in cls.presets:
+                names = ", ".join(sorted(cls.presets)) or "none"
+                raise OptionError(f"unknown preset {preset!r} for {cls.name}; presets: {names}")
+            values.update(cls.presets[key])
+        values.update(overrides or {})
+        return cls(cls.options_class.build(values))
+
+    def make_rules(self, options: Options) -> Rules:
+        raise NotImplementedError
+
+    @property
+    def target(self) -> int:
+        """Game points that end a match."""
+        return int(getattr(self.options, "target", 7))
+
+    # ----------------------------------------------------------------- dealing
+
+    def first_dealer(self, seed: Seed, path: tuple[int | str, ...] = ()) -> int:
+        return seed.words((*path, "first-dealer"), 1)[0] % self.seats
+
+    def next_dealer(self, dealer: int) -> int:
+        """The dealer moves one seat on after every deal."""
+        return (dealer + 1) % self.seats
+
+    def deal(self, seed: Seed, path: tuple[int | str, ...], dealer: int) -> DealSetup:
+        order = seed.shuffled(list(iter_mask(self.rules.deck)), (*path, "shuffle"))
+        return deal_from_order(self.rules, order, dealer)
+
+    def new_deal(self, setup: DealSetup) -> DealState:
+        return DealState(self, setup)
+
+    # ----------------------------------------------------------------- scoring
+
+    def settle(self, state: DealState, end: DealEnd) -> Outcome:
+        """Score a finished deal. Every variant defines its own scoring."""
+        raise NotImplementedError
+
+    def match_winners(self, totals: list[int]) -> list[int]:
+        """Seats that won the match, once a total reached the target (else empty)."""
+        if max(totals) < self.target:
+            return []
+        best = max(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    # ----------------------------------------------------------------- documentation
+
+    def summary(self) -> str:
+        """A short rules summary for ``sixtysix rules`` (the class docstring by default)."""
+        return (self.__class__.__doc__ or self.description).strip()
+
+    def options_json(self) -> list[dict[str, object]]:
+        return [
+            {
+                "name": s.name,
+                "type": s.kind,
+                "default": s.default,
+                "value": getattr(self.options, s.name),
+                "choices": list(s.choices) if s.choices else None,
+                "doc": s.doc,
+            }
+            for s in self.options_class.specs()
+        ]

@@ -1,0 +1,127 @@
+"""What one seat may know: an immutable copy, never a window onto the true state.
+
+:func:`make_view` copies public facts and the seat's own cards into plain tuples, ints and
+frozensets. Nothing in a :class:`View` refers back to the :class:`DealState`, to another
+seat's hand, to the talon order or to a hidden partner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
+from sixtysix.core.outcome import Outcome
+from sixtysix.core.rules import Rules
+
+if TYPE_CHECKING:
+    from sixtysix.core.state import DealState
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's information set, with its legal actions when it is to act."""
+
+    variant: str
+    rules: Rules
+    seat: int
+    seats: int
+    dealer: int
+    phase: int
+    to_act: int
+    #: Own cards (during a trump call, only those dealt so far).
+    hand: tuple[Card, ...]
+    #: Trump suit (0..3 for C D H S), or None before it is named.
+    trump: int | None
+    #: The face-up card under the talon, while it lies there (also once closed).
+    turnup: Card | None
+    talon_size: int
+    closed_by: int | None
+    leader: int
+    trick: tuple[tuple[int, Card], ...]
+    #: Every public action of the deal so far: (seat, action).
+    history: tuple[tuple[int, Action], ...]
+    tricks: tuple[int, ...]
+    card_points: tuple[int, ...]
+    #: Suits each seat has declared a marriage in, in order.
+    marriages: tuple[tuple[int, ...], ...]
+    #: Cards every seat knows to be in each seat's hand (marriage cards, exchanged or drawn
+    #: turn-up, a card shown for trump), own seat included.
+    known: tuple[frozenset[Card], ...]
+    #: Cards played so far (in tricks, complete or not).
+    played: frozenset[Card]
+    declarer: int | None
+    called_ace: Card | None
+    #: The caller's partner, only when this seat may know it (its holder, or once the ace fell).
+    partner: int | None
+    solo: bool
+    legal_actions: tuple[Action, ...]
+    outcome: Outcome | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    def unseen(self) -> frozenset[Card]:
+        """Cards this seat cannot locate: not its own, not played, not known elsewhere.
+
+        They lie in other hands or in the talon, in an order this seat cannot know.
+        """
+        taken = mask_of(self.hand) | mask_of(self.played)
+        for cards in self.known:
+            taken |= mask_of(cards)
+        if self.turnup is not None:
+            taken |= 1 << self.turnup
+        return frozenset(cards_of(self.rules.deck & FULL_DECK & ~taken))
+
+
+def make_view(state: DealState, seat: int) -> View:
+    from sixtysix.core.state import Phase
+
+    if not 0 <= seat < state.n:
+        raise ValueError(f"no seat {seat} in a {state.n}-seat game")
+    over = state.phase == Phase.OVER
+    if state.phase == Phase.TRUMP_CALL:
+        hand = tuple(sorted(CARDS[c] for c in state.setup.hands[seat][: state.rules.call_after]))
+    else:
+        hand = cards_of(state.hands[seat])
+    played = mask_of(c for _, a in state.history if a < 24 for c in (a,))
+    partner: int | None = None
+    if state.partner >= 0 and (state.revealed or over or seat == state.partner):
+        partner = state.partner
+    legal = (
+        tuple(ACTIONS[a] for a in state.legal_actions()) if state.to_act == seat else ()
+    )
+    return View(
+        variant=state.variant.name,
+        rules=state.rules,
+        seat=seat,
+        seats=state.n,
+        dealer=state.dealer,
+        phase=int(state.phase),
+        to_act=state.to_act,
+        hand=hand,
+        trump=None if state.trump < 0 else state.trump,
+        turnup=None if state.turnup < 0 else CARDS[state.turnup],
+        talon_size=state.talon_size,
+        closed_by=None if state.closed_by < 0 else state.closed_by,
+        leader=state.leader,
+        trick=tuple((s, CARDS[c]) for s, c in state.trick),
+        history=tuple((s, ACTIONS[a]) for s, a in state.history),
+        tricks=tuple(state.tricks),
+        card_points=tuple(state.card_points),
+        marriages=tuple(tuple(m) for m in state.marriages),
+        known=tuple(frozenset(cards_of(k)) for k in state.known),
+        played=frozenset(cards_of(played)),
+        declarer=None if state.declarer < 0 else state.declarer,
+        called_ace=None if state.called_ace < 0 else CARDS[state.called_ace],
+        partner=partner,
+        solo=state.solo,
+        legal_actions=legal,
+        outcome=state.outcome,
+    )

@@ -1,0 +1,1 @@
+"""Bulk simulation: many independent games, reproducible from one seed."""

@@ -1,0 +1,1 @@
+"""The built-in variant plugins, each registered through the ``sixtysix`` entry points."""
