@@ -55,8 +55,43 @@ def play_game(variant: Variant, bots: Sequence[BotSpec], master: Seed, index: in
 def iter_games(
     variant: Variant, bots: Sequence[BotSpec], master: Seed, start: int, stop: int
 ) -> Iterator[GameResult]:
+    """Games ``start..stop-1`` on the generic path, one at a time."""
     for i in range(start, stop):
         yield play_game(variant, bots, master, i)
+
+
+def fast_path(variant: Variant, bots: Sequence[BotSpec]) -> Callable[..., list[GameResult]] | None:
+    """The vectorised batch simulator when it applies here (numpy installed, supported game)."""
+    try:
+        from sixtysix.sim import fast_two_hand
+    except ImportError:
+        return None
+    if not fast_two_hand.supports(variant, bots):
+        return None
+    return fast_two_hand.simulate_batch
+
+
+def iter_chunks(
+    variant: Variant,
+    bots: Sequence[BotSpec],
+    master: Seed,
+    start: int,
+    stop: int,
+    use_fast: bool = True,
+    chunk: int | None = None,
+) -> Iterator[list[GameResult]]:
+    """Games ``start..stop-1`` in chunks, by the fast path where it applies.
+
+    Both paths give identical games (tested), so callers never need to know which ran.
+    """
+    fast = fast_path(variant, bots) if use_fast else None
+    size = chunk or (4096 if fast is not None else 256)
+    for lo in range(start, stop, size):
+        hi = min(stop, lo + size)
+        if fast is not None:
+            yield fast(variant, master, lo, hi)
+        else:
+            yield [play_game(variant, bots, master, i) for i in range(lo, hi)]
 
 
 @dataclass
@@ -69,6 +104,8 @@ class Summary:
     game_points: list[int] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
     elapsed: float = 0.0
+    #: Deals played (equals ``games`` when a game is one deal).
+    deals: int = 0
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -77,6 +114,7 @@ class Summary:
 
     def add(self, outcome: Outcome) -> None:
         self.games += 1
+        self.deals += 1
         self.reasons[str(outcome.reason)] += 1
         for s, gp in enumerate(outcome.game_points):
             self.game_points[s] += gp
@@ -86,6 +124,7 @@ class Summary:
     def as_json(self) -> dict[str, object]:
         return {
             "games": self.games,
+            "deals": self.deals,
             "wins": list(self.wins),
             "game_points": list(self.game_points),
             "reasons": dict(sorted(self.reasons.items())),
@@ -100,13 +139,54 @@ def simulate(
     games: int,
     seed: Seed,
     progress: Callable[[int], None] | None = None,
+    summary: Summary | None = None,
+    use_fast: bool = True,
 ) -> Summary:
-    """Play ``games`` games in this process and total them."""
-    summary = Summary(variant.seats)
+    """Play ``games`` games in this process and total them into ``summary``.
+
+    If interrupted, ``summary`` (when given) keeps every game finished before the interrupt.
+    """
+    summary = summary if summary is not None else Summary(variant.seats)
     start = time.perf_counter()
-    for result in iter_games(variant, bots, seed, 0, games):
-        summary.add(result.outcome)
-        if progress is not None:
-            progress(1)
-    summary.elapsed = time.perf_counter() - start
+    try:
+        for chunk in iter_chunks(variant, bots, seed, 0, games, use_fast):
+            for result in chunk:
+                summary.add(result.outcome)
+            if progress is not None:
+                progress(len(chunk))
+    finally:
+        summary.elapsed += time.perf_counter() - start
+    return summary
+
+
+def simulate_matches(
+    variant: Variant,
+    bots: Sequence[BotSpec],
+    matches: int,
+    seed: Seed,
+    progress: Callable[[int], None] | None = None,
+    summary: Summary | None = None,
+) -> Summary:
+    """Play whole matches; ``wins`` counts match wins, the rest totals every deal."""
+    from sixtysix.core.match import play_match
+
+    summary = summary if summary is not None else Summary(variant.seats)
+    start = time.perf_counter()
+    try:
+        for m in range(matches):
+            mseed = seed.child(("match", m))
+            players = [cls(s, mseed, params).choose for s, (cls, params) in enumerate(bots)]
+            result = play_match(variant, players, mseed)
+            summary.games += 1
+            summary.deals += len(result.outcomes)
+            for outcome in result.outcomes:
+                summary.reasons[str(outcome.reason)] += 1
+                for s, gp in enumerate(outcome.game_points):
+                    summary.game_points[s] += gp
+            for s in result.winners:
+                summary.wins[s] += 1
+            if progress is not None:
+                progress(1)
+    finally:
+        summary.elapsed += time.perf_counter() - start
     return summary

@@ -1,0 +1,757 @@
+"""A vectorised random-vs-random simulator for the two-player talon games (66, Schnapsen).
+
+:func:`simulate_batch` plays games ``start..stop-1`` of a simulation between two plain
+:class:`~sixtysix.bots.random_bot.RandomBot` players and returns, game by game, exactly the
+:class:`~sixtysix.sim.simulate.GameResult` that :func:`sixtysix.sim.simulate.play_game` gives:
+the same deal, the same choices, the same outcome. It is only faster (several times), because
+the per-move game logic runs on whole batches of games at once as numpy array operations.
+
+How the equality is kept:
+
+* Randomness is drawn exactly as the generic path draws it. Game ``i`` uses the seed
+  ``master.child(("game", i))``; its deal shuffles with ``seed.words(("deal", "shuffle"), n-1)``
+  and each seat's random bot reads words from ``seed.stream(("bot", seat))``. The hashing is done
+  per game in Python (a few microseconds); the Fisher-Yates shuffle, the dealing and the play are
+  vectorised. SHAKE-256 is an extendable-output function, so the first words of a stream block
+  are the same whether 17 or 32 words are asked for: only one Keccak block (17 words) is made per
+  bot up front and the full 32-word block is made for the rare game whose seat needs more.
+* The engine's legal list in ascending action order (cards 0..23, marriages 24..27, exchange 28,
+  close 29, claim 30) is a 31-bit mask here; a random bot's choice ``legal[word % len(legal)]``
+  is the ``word % popcount``-th set bit of that mask.
+* Only :class:`~sixtysix.core.rules.Rules` knobs and the options the two-hand scoring reads
+  (``schneider_card_points_only``, ``failed_close``, ``tie``) plus the
+  :class:`~sixtysix.variants.two_hand.TwoHandVariant` class flags are used, never the variant's
+  name. :func:`supports` says when this path applies; callers fall back to ``play_game``
+  otherwise.
+
+numpy is an optional dependency (the ``fast`` extra): importing this module without it raises
+:class:`ImportError`, and callers use the generic path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from sixtysix.bots.random_bot import RandomBot
+from sixtysix.core.cards import ABOVE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, iter_mask
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.outcome import Outcome, Reason
+from sixtysix.core.rng import Seed
+from sixtysix.core.rules import Rules, Sides
+from sixtysix.core.variant import Variant
+from sixtysix.sim.simulate import BotSpec, GameResult
+from sixtysix.variants.two_hand import TwoHandVariant
+
+I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
+Bools = npt.NDArray[np.bool_]
+
+#: Games per vectorised batch: large enough to amortise numpy's per-call overhead, small
+#: enough for the working set to stay in the L2 cache (measured best around 4096-8192).
+DEFAULT_BATCH = 8192
+
+# Action codes as bits of the legal mask (see sixtysix.core.actions).
+_MARRY_BIT0 = 24
+_EXCHANGE_BIT = 1 << 28
+_CLOSE_BIT = 1 << 29
+_CLAIM_BIT = 1 << 30
+_NO_ACTION = 31
+_CARD_BITS = (1 << NUM_CARDS) - 1
+
+#: Words of a random bot's stream block (rng.Stream) and what one Keccak block of
+#: SHAKE-256 (136 bytes) yields.
+_BLOCK_WORDS = 32
+_FIRST_WORDS = 17
+_SEAT_STRIDE = _BLOCK_WORDS
+_GAME_STRIDE = 2 * _BLOCK_WORDS
+
+# End kinds (0: still playing).
+_RUNNING, _REACHED, _FALSE_CLAIM, _CARDS_OUT = 0, 1, 2, 3
+
+_REASONS: tuple[Reason, ...] = (
+    Reason.REACHED_66,
+    Reason.FALSE_CLAIM,
+    Reason.FAILED_CLOSE,
+    Reason.LAST_TRICK,
+    Reason.PLAYED_OUT,
+    Reason.DRAW,
+)
+_R_REACHED, _R_FALSE_CLAIM, _R_FAILED_CLOSE, _R_LAST_TRICK, _R_PLAYED_OUT, _R_DRAW = range(6)
+
+
+def _card_table(values: Sequence[int]) -> I64:
+    """A table indexed by ``card & 31``: cards 0..23, and 0 for the -1 "no card" index 31."""
+    out = np.zeros(32, dtype=np.int64)
+    out[: len(values)] = values
+    return out
+
+
+_SUIT_OF = _card_table([c // 6 for c in range(NUM_CARDS)])
+_SUIT_MASK_OF = _card_table([SUIT_MASK[c // 6] for c in range(NUM_CARDS)])
+_ABOVE = _card_table(ABOVE)
+_POINTS = _card_table(POINTS)
+#: Indexed by ``lead_marry & 7``: the K and Q of that suit, 0 for -1.
+_KQ = np.zeros(8, dtype=np.int64)
+_KQ[:4] = [(1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4)]
+#: A suit mask per trump suit (index 4 unused).
+_TRUMP_MASK = np.array([*SUIT_MASK, 0], dtype=np.int64)
+#: The queen bits; ``hand & hand >> 1 & _QUEENS`` marks suits holding K and Q, and multiplying
+#: by ``_MARRY_MAGIC`` moves queen bit 2, 8, 14, 20 to 24, 25, 26, 27 without carries.
+_QUEENS = sum(1 << (s * 6 + QUEEN) for s in range(4))
+_MARRY_MAGIC = (1 << 22) | (1 << 17) | (1 << 12) | (1 << 7)
+_MARRY_BITS = 0b1111 << _MARRY_BIT0
+
+
+def _select_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Popcount of 16-bit values, and the position of their k-th set bit (flat, 16 per value)."""
+    values = np.arange(1 << 16, dtype=np.int64)
+    bits = (values[:, None] >> np.arange(16)) & 1
+    ranks = np.cumsum(bits, axis=1) - 1
+    rows, cols = np.nonzero(bits)
+    select = np.zeros((1 << 16, 16), dtype=np.uint8)
+    select[rows, ranks[rows, cols]] = cols
+    return bits.sum(axis=1).astype(np.uint8), select.reshape(-1)
+
+
+_POP16, _SEL16 = _select_tables()
+
+if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+
+    def _popcount(x: I64) -> I64:
+        return np.bitwise_count(x).astype(np.int64)
+
+else:  # pragma: no cover - numpy 1.x
+
+    def _popcount(x: I64) -> I64:
+        return _POP16[x & 0xFFFF].astype(np.int64) + _POP16[x >> 16]
+
+
+def _select_bit(mask: I64, k: I64) -> I64:
+    """The position of the ``k``-th (0-based) set bit of each 31-bit ``mask``."""
+    lo = mask & 0xFFFF
+    count_lo = _POP16[lo].astype(np.int64)
+    in_lo = k < count_lo
+    src = np.where(in_lo, lo, mask >> 16)
+    kk = np.where(in_lo, k, k - count_lo)
+    pos = _SEL16[src * 16 + kk].astype(np.int64)
+    pos[~in_lo] += 16
+    return pos
+
+
+# --------------------------------------------------------------------------- applicability
+
+
+_SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
+
+
+def supports(variant: Variant, bots: Sequence[BotSpec]) -> bool:
+    """True when :func:`simulate_batch` plays exactly the games ``play_game`` would.
+
+    That is: a :class:`TwoHandVariant` that keeps the two-hand scoring and the generic engine,
+    with rules this simulator knows (two seats playing alone, a turned-up or shown trump, no
+    trump call, partner call or concession), between two plain random bots (no seed of their own).
+    """
+    if not isinstance(variant, TwoHandVariant):
+        return False
+    cls = type(variant)
+    if any(getattr(cls, m) is not getattr(TwoHandVariant, m) for m in _SCORING_METHODS):
+        return False
+    if cls.new_deal is not Variant.new_deal:
+        return False
+    if not _rules_supported(variant.rules):
+        return False
+    if len(bots) != 2:
+        return False
+    return all(bot is RandomBot and not params for bot, params in bots)
+
+
+def _rules_supported(r: Rules) -> bool:
+    return (
+        r.seats == 2
+        and r.sides == Sides.SEATS
+        and not r.trump_call
+        and not r.trump_below
+        and not r.partner_call
+        and not r.concession
+        and (r.turnup_after_round is not None or r.trump_from_dealer_last)
+        and r.deck >> NUM_CARDS == 0
+    )
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def simulate_batch(
+    variant: Variant, master: Seed, start: int, stop: int, batch: int = DEFAULT_BATCH
+) -> list[GameResult]:
+    """Games ``start..stop-1`` between two random bots, as ``play_game`` would play them.
+
+    The caller checks :func:`supports` first (with the two bots it means to use).
+    """
+    out: list[GameResult] = []
+    for lo in range(start, stop, batch):
+        out.extend(_Batch(variant, master, lo, min(lo + batch, stop)).run())
+    return out
+
+
+def iter_games(
+    variant: Variant, master: Seed, start: int, stop: int, batch: int = DEFAULT_BATCH
+) -> Iterator[GameResult]:
+    """Like :func:`simulate_batch`, one batch in memory at a time."""
+    for lo in range(start, stop, batch):
+        yield from _Batch(variant, master, lo, min(lo + batch, stop)).run()
+
+
+# --------------------------------------------------------------------------- the simulator
+
+
+class _Batch:
+    """One batch of games: randomness, deal, vectorised play and scoring."""
+
+    def __init__(self, variant: Variant, master: Seed, lo: int, hi: int) -> None:
+        if not isinstance(variant, TwoHandVariant) or not _rules_supported(variant.rules):
+            raise ValueError(f"the fast simulator does not play {variant.name!r}")
+        self.variant = variant
+        self.rules = variant.rules
+        self.master = master
+        self.lo = lo
+        self.size = hi - lo
+        self.deck_cards = list(iter_mask(self.rules.deck))
+        self.shuffle_words = max(len(self.deck_cards) - 1, 1)
+        self.custom_deal = type(variant).deal is not Variant.deal
+        self.fast_hash = type(master) is Seed
+        self.seeds: list[Seed] = []
+        self.keys: list[bytes] = []
+
+    # ------------------------------------------------------------------ randomness
+
+    def _draw_randomness(self) -> U64 | None:
+        """Fill the bot words; return the shuffle words (None when the variant deals itself)."""
+        n = self.size
+        self.words: U64 = np.zeros(n * _GAME_STRIDE, dtype=np.uint64)
+        self.full_words = np.zeros(n, dtype=np.bool_)
+        if not self.fast_hash:
+            # Any Seed subclass: go through its own methods, full stream blocks.
+            self.seeds = [self.master.child(("game", i)) for i in range(self.lo, self.lo + n)]
+            rows = self.words.reshape(n, 2, _BLOCK_WORDS)
+            for g, seed in enumerate(self.seeds):
+                for seat in range(2):
+                    rows[g, seat] = seed.words(("bot", seat, 0), _BLOCK_WORDS)
+            self.full_words[:] = True
+            if self.custom_deal:
+                return None
+            return np.array(
+                [s.words(("deal", "shuffle"), self.shuffle_words) for s in self.seeds],
+                dtype=np.uint64,
+            ).reshape(n, self.shuffle_words)
+        shake = hashlib.shake_256
+        # Seed.child(("game", i)).key and Seed.bytes(path, size), spelled out for speed.
+        prefix = self.master.key + b"|child/game/"
+        deal_bytes = 0 if self.custom_deal else 8 * self.shuffle_words
+        bot_bytes = 8 * _FIRST_WORDS
+        keys = [shake(prefix + str(i).encode()).digest(32) for i in range(self.lo, self.lo + n)]
+        self.keys = keys
+        chunks: list[bytes] = []
+        append = chunks.append
+        for key in keys:
+            if deal_bytes:
+                append(shake(key + b"|deal/shuffle").digest(deal_bytes))
+            append(shake(key + b"|bot/0/0").digest(bot_bytes))
+            append(shake(key + b"|bot/1/0").digest(bot_bytes))
+        per_game = self.shuffle_words * (deal_bytes > 0) + 2 * _FIRST_WORDS
+        raw = np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64)
+        raw = raw.reshape(n, per_game)
+        rows = self.words.reshape(n, 2, _BLOCK_WORDS)
+        bot_start = per_game - 2 * _FIRST_WORDS
+        rows[:, 0, :_FIRST_WORDS] = raw[:, bot_start : bot_start + _FIRST_WORDS]
+        rows[:, 1, :_FIRST_WORDS] = raw[:, bot_start + _FIRST_WORDS :]
+        if self.custom_deal:
+            self.seeds = [self._seed_of(key) for key in keys]
+            return None
+        return raw[:, : self.shuffle_words]
+
+    def _seed_of(self, key: bytes) -> Seed:
+        seed = Seed.__new__(Seed)
+        seed.value = self.master.value
+        seed.key = key
+        return seed
+
+    def _extend_words(self, games: I64) -> None:
+        """Make the full 32-word first block of both bots' streams for these batch games."""
+        rows = self.words.reshape(self.size, 2, _BLOCK_WORDS)
+        shake = hashlib.shake_256
+        for g in games.tolist():
+            if self.full_words[g]:
+                continue
+            key = self.keys[g]
+            for seat in range(2):
+                data = shake(key + f"|bot/{seat}/0".encode()).digest(8 * _BLOCK_WORDS)
+                rows[g, seat] = np.frombuffer(data, dtype="<u8")
+            self.full_words[g] = True
+
+    # ------------------------------------------------------------------ dealing
+
+    def _deal(self, shuffle_words: U64 | None) -> None:
+        r = self.rules
+        n = self.size
+        idx = np.arange(self.lo, self.lo + n, dtype=np.int64)
+        dealer = idx % 2
+        self.dealer = dealer
+        if shuffle_words is None:
+            self._deal_custom(dealer)
+            return
+        cards = np.array(self.deck_cards, dtype=np.int64)
+        m = len(cards)
+        order = np.tile(cards, (n, 1))
+        rows = np.arange(n)
+        # Seed.shuffled: for k, i in enumerate(range(m - 1, 0, -1)): swap out[i], out[w[k] % (i+1)].
+        for k, i in enumerate(range(m - 1, 0, -1)):
+            j = (shuffle_words[:, k] % np.uint64(i + 1)).astype(np.intp)
+            vi = order[:, i].copy()
+            order[:, i] = order[rows, j]
+            order[rows, j] = vi
+        # deal_from_order with the forehand (F) and the dealer (D) as roles.
+        pos_f: list[int] = []
+        pos_d: list[int] = []
+        pos = 0
+        turnup_pos = -1
+        for rnd, count in enumerate(r.deal_rounds):
+            pos_f.extend(range(pos, pos + count))
+            pos += count
+            pos_d.extend(range(pos, pos + count))
+            pos += count
+            if r.turnup_after_round == rnd:
+                turnup_pos = pos
+                pos += 1
+        hand_f = np.bitwise_or.reduce(1 << order[:, pos_f], axis=1)
+        hand_d = np.bitwise_or.reduce(1 << order[:, pos_d], axis=1)
+        d1 = dealer == 1
+        self.hands0 = np.where(d1, hand_f, hand_d)
+        self.hands1 = np.where(d1, hand_d, hand_f)
+        self.talon = np.ascontiguousarray(order[:, pos:])
+        if turnup_pos >= 0:
+            self.turnup0 = order[:, turnup_pos].copy()
+            self.trump0 = _SUIT_OF[self.turnup0]
+        else:
+            self.turnup0 = np.full(n, -1, dtype=np.int64)
+            self.trump0 = _SUIT_OF[order[:, pos_d[-1]]]
+
+    def _deal_custom(self, dealer: I64) -> None:
+        """The variant deals itself: call its ``deal`` per game, as ``play_game`` does."""
+        setups: list[DealSetup] = [
+            self.variant.deal(seed, ("deal",), d)
+            for seed, d in zip(self.seeds, dealer.tolist(), strict=True)
+        ]
+        width = max((len(s.talon) for s in setups), default=0)
+        if any(len(s.talon) != width for s in setups):
+            raise ValueError("the fast simulator needs talons of one size")
+        masks = np.array([s.hand_masks() for s in setups], dtype=np.int64).reshape(-1, 2)
+        self.hands0 = masks[:, 0].copy()
+        self.hands1 = masks[:, 1].copy()
+        self.talon = np.array([s.talon for s in setups], dtype=np.int64).reshape(-1, width)
+        self.turnup0 = np.array(
+            [-1 if s.trump_card is None else s.trump_card for s in setups], dtype=np.int64
+        )
+        self.trump0 = np.array(
+            [
+                (s.trump_card if s.trump_card is not None else s.hands[s.dealer][-1]) // 6
+                for s in setups
+            ],
+            dtype=np.int64,
+        )
+
+    # ------------------------------------------------------------------ play
+
+    def run(self) -> list[GameResult]:
+        if self.size <= 0:
+            return []
+        self._deal(self._draw_randomness())
+        self._play()
+        return self._settle()
+
+    def _play(self) -> None:
+        r = self.rules
+        n = self.size
+        tal_len = self.talon.shape[1]
+        has_talon = tal_len > 0 or r.turnup_after_round is not None
+        manual = r.manual_claim
+        goal = r.winning_points
+        bonus = r.last_trick_bonus
+        claim_bit = _CLAIM_BIT if manual else 0
+        talon_flat = self.talon.reshape(-1)
+        words = self.words
+
+        # Per-game state (compacted as games end; ``orig`` maps back to the batch).
+        orig = np.arange(n, dtype=np.int64)
+        hands = np.stack([self.hands0, self.hands1])
+        cpts = np.zeros((2, n), dtype=np.int64)  # card points
+        tricks = np.zeros((2, n), dtype=np.int64)
+        mpts = np.zeros((2, n), dtype=np.int64)  # declared marriages (valid once a trick is won)
+        bonus_pts = np.zeros((2, n), dtype=np.int64)
+        cnt = np.zeros((2, n), dtype=np.int64)  # words used by each seat's bot
+        close_pts = np.zeros((2, n), dtype=np.int64)
+        close_cpts = np.zeros((2, n), dtype=np.int64)
+        close_tricks = np.zeros((2, n), dtype=np.int64)
+        trump = self.trump0.copy()
+        trump_mask = _TRUMP_MASK[trump]
+        xcard = trump * 6 + r.exchange_rank
+        xbit = np.where(xcard < NUM_CARDS, 1 << np.minimum(xcard, NUM_CARDS - 1), 0)
+        turnup = self.turnup0.copy()
+        tpos = np.zeros(n, dtype=np.int64)  # face-down talon cards drawn
+        to_act = 1 - self.dealer  # the forehand leads
+        led = np.full(n, -1, dtype=np.int64)
+        lead_marry = np.full(n, -1, dtype=np.int64)
+        closed = np.full(n, -1, dtype=np.int64)
+        last_winner = np.full(n, -1, dtype=np.int64)
+        end_kind = np.zeros(n, dtype=np.int64)
+        end_seat = np.full(n, -1, dtype=np.int64)
+
+        # Results by batch index.
+        o_cpts = np.zeros((2, n), dtype=np.int64)
+        o_tricks = np.zeros((2, n), dtype=np.int64)
+        o_mpts = np.zeros((2, n), dtype=np.int64)
+        o_bonus = np.zeros((2, n), dtype=np.int64)
+        o_close_pts = np.zeros((2, n), dtype=np.int64)
+        o_close_cpts = np.zeros((2, n), dtype=np.int64)
+        o_close_tricks = np.zeros((2, n), dtype=np.int64)
+        o_closed = np.full(n, -1, dtype=np.int64)
+        o_last = np.full(n, -1, dtype=np.int64)
+        o_kind = np.zeros(n, dtype=np.int64)
+        o_seat = np.full(n, -1, dtype=np.int64)
+
+        def flush(sel: Any) -> None:
+            """Copy the games ``sel`` (finished) to the results."""
+            g = orig[sel]
+            o_cpts[:, g] = cpts[:, sel]
+            o_tricks[:, g] = tricks[:, sel]
+            o_mpts[:, g] = mpts[:, sel]
+            o_bonus[:, g] = bonus_pts[:, sel]
+            o_close_pts[:, g] = close_pts[:, sel]
+            o_close_cpts[:, g] = close_cpts[:, sel]
+            o_close_tricks[:, g] = close_tricks[:, sel]
+            o_closed[g] = closed[sel]
+            o_last[g] = last_winner[sel]
+            o_kind[g] = end_kind[sel]
+            o_seat[g] = end_seat[sel]
+
+        def valid(seat: I64, sel: Any) -> I64:
+            """Valid points of ``seat`` in the games ``sel``."""
+            pts: I64 = cpts[seat, sel] + bonus_pts[seat, sel]
+            return pts + np.where(tricks[seat, sel] > 0, mpts[seat, sel], 0)
+
+        step = 0
+        while True:
+            m = orig.shape[0]
+            ar = np.arange(m)
+            alive = end_kind == _RUNNING
+            seat1 = to_act == 1
+            hand = np.where(seat1, hands[1], hands[0])
+            leading = led < 0
+            face_down = tal_len - tpos
+            strict: Bools
+            if r.strict_always:
+                strict = np.ones(m, dtype=np.bool_)
+            else:
+                strict = (closed >= 0) | ((face_down == 0) & (turnup < 0))
+
+            # Follower: the strict-phase duty (follow and head, else trump), or any card.
+            li = led & 31
+            suit = hand & _SUIT_MASK_OF[li]
+            higher = suit & _ABOVE[li]
+            trumps = hand & trump_mask
+            duty = np.where(
+                suit != 0, np.where(higher != 0, higher, suit), np.where(trumps != 0, trumps, hand)
+            )
+            legal = np.where(strict, duty, hand)
+
+            # Leader: cards, marriages, exchange, close, claim.
+            lead = hand | claim_bit
+            if r.marriages:
+                marry = ((hand & (hand >> 1) & _QUEENS) * _MARRY_MAGIC) & _MARRY_BITS
+                if not r.marriage_after_close:
+                    marry = np.where(strict, 0, marry)
+                lead = lead | marry
+            if r.exchange or r.closing:
+                talon_open = (turnup >= 0) & (closed < 0)
+                if r.closing:
+                    may_close = talon_open
+                    if r.close_needs_trick:
+                        may_close = may_close & (np.where(seat1, tricks[1], tricks[0]) > 0)
+                    lead = lead | (may_close.astype(np.int64) << 29)
+                if r.exchange:
+                    talon_size = face_down + (turnup >= 0)
+                    may_x = talon_open & (talon_size >= r.exchange_min_talon) & (hand & xbit != 0)
+                    if r.exchange_needs_trick:
+                        may_x = may_x & (np.where(seat1, tricks[1], tricks[0]) > 0)
+                    lead = lead | (may_x.astype(np.int64) << 28)
+            after_marry = lead_marry >= 0
+            if after_marry.any():
+                lead = np.where(after_marry, (hand & _KQ[lead_marry & 7]) | claim_bit, lead)
+            legal = np.where(leading, lead, legal)
+
+            # The random bot's choice: legal[word % len(legal)].
+            count = np.maximum(_popcount(legal), 1)
+            used = np.where(seat1, cnt[1], cnt[0])
+            if step >= _FIRST_WORDS:
+                short = alive & (used >= _FIRST_WORDS)
+                if short.any():
+                    self._extend_words(orig[short])
+            word = words[orig * _GAME_STRIDE + to_act * _SEAT_STRIDE + used]
+            k = (word % count.astype(np.uint64)).astype(np.int64)
+            action = np.where(alive, _select_bit(legal, k), _NO_ACTION)
+            cnt[1] += alive & seat1
+            cnt[0] += alive & ~seat1
+            step += 1
+
+            # Card plays (leading or following).
+            is_card = action < NUM_CARDS
+            card_bit = (1 << action) & _CARD_BITS
+            hand ^= card_bit
+            hands[0] = np.where(seat1, hands[0], hand)
+            hands[1] = np.where(seat1, hand, hands[1])
+            follow = is_card & ~leading
+            ai = action & 31
+            lsuit = _SUIT_OF[li]
+            fsuit = _SUIT_OF[ai]
+            follower_wins = np.where(fsuit == lsuit, action > led, fsuit == trump)
+            winner = np.where(follower_wins, to_act, 1 - to_act)
+            pts = _POINTS[li] + _POINTS[ai]
+            won1 = follow & (winner == 1)
+            won0 = follow & (winner == 0)
+            cpts[0] += np.where(won0, pts, 0)
+            cpts[1] += np.where(won1, pts, 0)
+            tricks[0] += won0
+            tricks[1] += won1
+            last_winner = np.where(follow, winner, last_winner)
+            to_act = np.where(follow, winner, np.where(is_card, 1 - to_act, to_act))
+            led = np.where(follow, -1, np.where(is_card, action, led))
+            lead_marry = np.where(is_card, -1, lead_marry)
+
+            if has_talon:
+                # The winner draws the top card (or the turn-up), then the loser.
+                draw = follow & (closed < 0) & ((tpos < tal_len) | (turnup >= 0))
+                if draw.any():
+                    w1 = winner == 1
+                    got = []
+                    for _ in range(2):
+                        from_talon = draw & (tpos < tal_len)
+                        from_turnup = draw & ~from_talon & (turnup >= 0)
+                        if tal_len:
+                            top = talon_flat[orig * tal_len + np.minimum(tpos, tal_len - 1)]
+                            card = np.where(from_talon, top, turnup)
+                        else:
+                            card = turnup
+                        got.append(np.where(from_talon | from_turnup, 1 << (card & 31), 0))
+                        tpos += from_talon
+                        turnup = np.where(from_turnup, -1, turnup)
+                    hands[0] |= np.where(w1, got[1], got[0])
+                    hands[1] |= np.where(w1, got[0], got[1])
+
+            if follow.any():
+                last = follow & ((hands[0] | hands[1]) == 0)
+                if bonus:
+                    with_bonus = last & (closed < 0)
+                    bonus_pts[0] += np.where(with_bonus & ~won1, bonus, 0)
+                    bonus_pts[1] += np.where(with_bonus & won1, bonus, 0)
+                if manual:
+                    end_kind = np.where(last, _CARDS_OUT, end_kind)
+                    end_seat = np.where(last, winner, end_seat)
+                else:
+                    w_pts = np.where(
+                        won1,
+                        cpts[1] + bonus_pts[1] + mpts[1],
+                        cpts[0] + bonus_pts[0] + mpts[0],
+                    )
+                    reached = follow & (w_pts >= goal)
+                    kind = np.where(reached, _REACHED, np.where(last, _CARDS_OUT, _RUNNING))
+                    ended = kind != _RUNNING
+                    end_kind = np.where(ended, kind, end_kind)
+                    end_seat = np.where(ended, winner, end_seat)
+
+            # The rarer actions of the seat on lead, on the few games that chose them.
+            special = np.flatnonzero((action >= _MARRY_BIT0) & (action < _NO_ACTION))
+            if special.size:
+                act = action[special]
+                seat = to_act[special]
+                marry_sel = special[act < _MARRY_BIT0 + 4]
+                if marry_sel.size:
+                    ms = to_act[marry_sel]
+                    msuit = action[marry_sel] - _MARRY_BIT0
+                    lead_marry[marry_sel] = msuit
+                    mpts[ms, marry_sel] += np.where(msuit == trump[marry_sel], 40, 20)
+                    if not manual:
+                        done = (tricks[ms, marry_sel] > 0) & (valid(ms, marry_sel) >= goal)
+                        end_kind[marry_sel[done]] = _REACHED
+                        end_seat[marry_sel[done]] = ms[done]
+                x_sel = special[act == 28]
+                if x_sel.size:
+                    xs = to_act[x_sel]
+                    hands[xs, x_sel] ^= xbit[x_sel] | (1 << turnup[x_sel])
+                    turnup[x_sel] = xcard[x_sel]
+                c_sel = special[act == 29]
+                if c_sel.size:
+                    closed[c_sel] = to_act[c_sel]
+                    zeros = np.zeros(c_sel.size, dtype=np.int64)
+                    close_pts[0, c_sel] = valid(zeros, c_sel)
+                    close_pts[1, c_sel] = valid(zeros + 1, c_sel)
+                    close_tricks[:, c_sel] = tricks[:, c_sel]
+                    close_cpts[:, c_sel] = cpts[:, c_sel]
+                claim_sel = special[act == 30]
+                if claim_sel.size:
+                    cs = seat[act == 30]
+                    true_claim = valid(cs, claim_sel) >= goal
+                    end_kind[claim_sel] = np.where(true_claim, _REACHED, _FALSE_CLAIM)
+                    end_seat[claim_sel] = cs
+
+            # Drop finished games from the working arrays once they are a good share of them.
+            running = end_kind == _RUNNING
+            still = int(np.count_nonzero(running))
+            if still == 0:
+                flush(ar)
+                break
+            if still < 0.7 * m:
+                flush(~running)
+                keep = np.flatnonzero(running)
+                orig = orig[keep]
+                hands = hands[:, keep]
+                cpts = cpts[:, keep]
+                tricks = tricks[:, keep]
+                mpts = mpts[:, keep]
+                bonus_pts = bonus_pts[:, keep]
+                cnt = cnt[:, keep]
+                close_pts = close_pts[:, keep]
+                close_cpts = close_cpts[:, keep]
+                close_tricks = close_tricks[:, keep]
+                trump = trump[keep]
+                trump_mask = trump_mask[keep]
+                xcard = xcard[keep]
+                xbit = xbit[keep]
+                turnup = turnup[keep]
+                tpos = tpos[keep]
+                to_act = to_act[keep]
+                led = led[keep]
+                lead_marry = lead_marry[keep]
+                closed = closed[keep]
+                last_winner = last_winner[keep]
+                end_kind = end_kind[keep]
+                end_seat = end_seat[keep]
+
+        self.o_cpts = o_cpts
+        self.o_tricks = o_tricks
+        self.o_mpts = o_mpts
+        self.o_bonus = o_bonus
+        self.o_close_pts = o_close_pts
+        self.o_close_cpts = o_close_cpts
+        self.o_close_tricks = o_close_tricks
+        self.o_closed = o_closed
+        self.o_last = o_last
+        self.o_kind = o_kind
+        self.o_seat = o_seat
+
+    # ------------------------------------------------------------------ scoring
+
+    def _settle(self) -> list[GameResult]:
+        """TwoHandVariant.settle, vectorised."""
+        v = self.variant
+        assert isinstance(v, TwoHandVariant)
+        n = self.size
+        goal = self.rules.winning_points
+        manual = self.rules.manual_claim
+        cards_only = bool(v._opt("schneider_card_points_only", False))
+        two_or_three = v._opt("failed_close", "2or3") == "2or3"
+        tie_draw = v._opt("tie", "last_trick_wins") == "draw"
+        cpts, tricks = self.o_cpts, self.o_tricks
+        points = cpts + self.o_bonus + np.where(tricks > 0, self.o_mpts, 0)
+
+        def schneider(pts: I64, trk: I64) -> I64:
+            return np.where(pts >= 33, 1, np.where(trk > 0, 2, 3))
+
+        scale = schneider(cpts if cards_only else points, tricks)  # (2, n), by loser
+        if v.close_scale_at_close:
+            close_src = self.o_close_cpts if cards_only else self.o_close_pts
+            close_scale = schneider(close_src, self.o_close_tricks)
+        else:
+            close_scale = scale
+        failed = np.where(two_or_three & (self.o_close_tricks == 0), 3, 2)  # by opponent
+
+        ar = np.arange(n)
+        kind, seat, closer = self.o_kind, self.o_seat, self.o_closed
+        other = 1 - seat
+        gp = np.zeros((2, n), dtype=np.int64)
+        reason = np.zeros(n, dtype=np.int64)
+
+        # Reached the winning points (auto, or a true claim).
+        reached = kind == _REACHED
+        by_closer = seat == closer
+        value = np.where(
+            closer < 0,
+            scale[other, ar],
+            np.where(by_closer, close_scale[other, ar], failed[seat, ar]),
+        )
+        gp[seat[reached], ar[reached]] = value[reached]
+        reason[reached & (closer >= 0) & ~by_closer] = _R_FAILED_CLOSE
+
+        # A false claim.
+        false_claim = kind == _FALSE_CLAIM
+        value = np.where(
+            by_closer,
+            failed[other, ar],
+            np.where(v.false_claim_three_without_trick & (tricks[other, ar] == 0), 3, 2),
+        )
+        gp[other[false_claim], ar[false_claim]] = value[false_claim]
+        reason[false_claim] = _R_FALSE_CLAIM
+
+        # The cards ran out.
+        out = kind == _CARDS_OUT
+        cl = np.maximum(closer, 0)
+        closed_out = out & (closer >= 0)
+        closer_made = points[cl, ar] >= goal
+        sel = closed_out & closer_made
+        gp[cl[sel], ar[sel]] = close_scale[1 - cl[sel], ar[sel]]
+        sel = closed_out & ~closer_made
+        gp[1 - cl[sel], ar[sel]] = failed[1 - cl[sel], ar[sel]]
+        reason[sel] = _R_FAILED_CLOSE
+        open_out = out & (closer < 0)
+        lw = np.maximum(self.o_last, 0)
+        if manual:
+            at_goal = points >= goal
+            best = np.max(np.where(at_goal, points, -1), axis=0)
+            anyone = at_goal.any(axis=0)
+            top = at_goal & (points == best)
+            sel = open_out & anyone
+            gp[:, sel] = top[:, sel]
+            reason[sel] = _R_PLAYED_OUT
+            sel = open_out & ~anyone
+            if v.played_out_last_trick:
+                gp[lw[sel], ar[sel]] = 1
+                reason[sel] = _R_LAST_TRICK
+            else:
+                reason[sel] = _R_PLAYED_OUT
+        elif tie_draw:
+            reason[open_out] = _R_DRAW
+        else:
+            gp[lw[open_out], ar[open_out]] = 1
+            reason[open_out] = _R_LAST_TRICK
+
+        reasons = _REASONS
+        results: list[GameResult] = []
+        append = results.append
+        for i, d, r, g0, g1, p0, p1, t0, t1 in zip(
+            range(self.lo, self.lo + n),
+            self.dealer.tolist(),
+            reason.tolist(),
+            gp[0].tolist(),
+            gp[1].tolist(),
+            points[0].tolist(),
+            points[1].tolist(),
+            tricks[0].tolist(),
+            tricks[1].tolist(),
+            strict=True,
+        ):
+            append(GameResult(i, d, Outcome(reasons[r], (g0, g1), (p0, p1), (t0, t1))))
+        return results

@@ -1,0 +1,90 @@
+"""The CLI's simple commands, through Click's runner."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from sixtysix import __version__
+from sixtysix.cli import cli
+
+
+def test_version(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["--version"])
+    assert result.exit_code == 0 and __version__ in result.output
+
+
+def test_help_lists_commands(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for name in ("simulate", "replay", "rules", "variants", "bots"):
+        assert name in result.output
+
+
+def test_unknown_command_is_a_usage_error(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["fly"])
+    assert result.exit_code == 2 and "No such command" in result.output
+
+
+def test_variants_json(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["variants", "--json"])
+    assert result.exit_code == 0
+    rows = {r["name"]: r for r in json.loads(result.output)}
+    assert rows["sixtysix"]["aliases"] == ["66", "altmisalti"]
+    assert rows["sixtysix"]["seats"] == 2
+    assert rows["sixtysix"]["plugin"]
+    assert "schnapsen" in rows
+
+
+def test_variants_table(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["variants"])
+    assert result.exit_code == 0 and "sixtysix" in result.output and "altmisalti" in result.output
+
+
+def test_bots(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["bots", "--json"])
+    assert result.exit_code == 0
+    assert "random" in {b["name"] for b in json.loads(result.output)}
+
+
+def test_rules_json_lists_every_option_with_default(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "altmisalti", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    opts = {o["name"]: o for o in data["options"]}
+    assert opts["claim"]["default"] == "auto" and opts["claim"]["choices"] == ["auto", "manual"]
+    assert opts["target"]["default"] == 7
+    assert opts["last_trick_bonus"]["default"] == 10
+    assert opts["exchange_min_talon"]["default"] == 3
+    assert set(data["presets"]) == {"portal", "classic"}
+    assert len(opts) == 15
+
+
+def test_rules_with_preset_shows_values(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "66", "--preset", "classic", "--json"])
+    opts = {o["name"]: o for o in json.loads(result.output)["options"]}
+    assert opts["claim"]["value"] == "manual" and opts["tie"]["value"] == "draw"
+
+
+def test_rules_text(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "66"])
+    assert result.exit_code == 0
+    assert "failed_close" in result.output and "classic" in result.output
+
+
+def test_rules_unknown_variant(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "poker"])
+    assert result.exit_code == 2
+    assert "unknown variant 'poker'" in result.output and "sixtysix" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_rules_unknown_option(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "66", "-o", "colour=red"])
+    assert result.exit_code == 2 and "valid options:" in result.output
+
+
+def test_rules_malformed_option(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["rules", "66", "-o", "claim"])
+    assert result.exit_code == 2 and "name=value" in result.output

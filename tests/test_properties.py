@@ -1,0 +1,251 @@
+"""Properties over random legal play, for every installed variant.
+
+Each test draws a variant and a random sequence of legal actions; the invariants must hold at
+every step, whatever the variant or its options.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+from enum import Enum
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from sixtysix.core.cards import FULL_DECK, POINTS, iter_mask, mask_of, mask_points
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.errors import IllegalActionError
+from sixtysix.core.outcome import Outcome
+from sixtysix.core.records import DealRecord, Record, load_record_text
+from sixtysix.core.replay import replay
+from sixtysix.core.rng import Seed
+from sixtysix.core.rules import Rules
+from sixtysix.core.state import DealState
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.plugins.manager import Registry, build_registry
+
+REGISTRY: Registry = build_registry()
+
+#: Variants and option sets that the properties run over.
+CONFIGS: list[tuple[str, dict[str, object]]] = [
+    ("sixtysix", {}),
+    ("sixtysix", {"claim": "manual", "failed_close": "2or3", "tie": "draw"}),
+    ("sixtysix", {"talonless": True}),
+    ("sixtysix", {"exchange_needs_trick": False, "marriage_after_close": False}),
+    ("schnapsen", {}),
+    ("schnapsen", {"claim": "manual"}),
+    ("sixtysix-3", {}),
+    ("sixtysix-3", {"must_overtrump": True, "no66": "last_trick_wins"}),
+    ("sixtysix-4", {}),
+    ("sixtysix-4", {"trump_from_below": True, "solo_loss": "double"}),
+]
+CONFIGS = [(n, o) for n, o in CONFIGS if n in REGISTRY.variants]
+
+GAME_POINT_VALUES = {0, 1, 2, 3, 4, 6}
+
+
+def make(name: str, options: dict[str, object]) -> Variant:
+    return REGISTRY.variant(name)(REGISTRY.variant(name).options_class.build(options))
+
+
+def random_deal(variant: Variant, rnd: random.Random) -> DealState:
+    seed = Seed(rnd.getrandbits(64))
+    return variant.new_deal(variant.deal(seed, ("p",), rnd.randrange(variant.seats)))
+
+
+def located(state: DealState) -> int:
+    """Every card the state accounts for, as a mask; a card in two places is an error."""
+    places = [*state.hands, *state.won, mask_of(state.talon), mask_of(c for _, c in state.trick)]
+    if state.turnup >= 0:
+        places.append(1 << state.turnup)
+    total = 0
+    for m in places:
+        assert total & m == 0, "a card is in two places"
+        total |= m
+    return total
+
+
+configs = st.sampled_from(CONFIGS)
+
+
+@given(configs, st.randoms(use_true_random=False))
+def test_random_play_invariants(config: tuple[str, dict[str, object]], rnd: random.Random) -> None:
+    variant = make(*config)
+    state = random_deal(variant, rnd)
+    deck = variant.rules.deck
+    steps = 0
+    while not state.is_over:
+        assert located(state) == deck
+        legal = state.legal_actions()
+        assert legal, "a legal action must exist until the deal ends"
+        assert legal == sorted(set(legal))
+        state.apply(rnd.choice(legal))
+        steps += 1
+        assert steps < 200
+    outcome = state.outcome
+    assert outcome is not None
+    assert located(state) == deck
+    assert sum(state.card_points) + mask_points(deck & ~mask_of(
+        c for s in range(state.n) for c in iter_mask(state.won[s])
+    )) == 120
+    assert set(outcome.game_points) <= GAME_POINT_VALUES
+    assert sum(outcome.tricks) == sum(state.tricks)
+    if not any(state.hands) and not state.talon and state.turnup < 0:
+        # All cards played: 120 card points, plus the bonus, plus realised marriages.
+        assert sum(state.card_points) == 120
+        assert sum(outcome.points) == 120 + sum(state.bonus) + sum(
+            state.marriage_points[s] for s in range(state.n) if state.side_has_trick(state.sides[s])
+        )
+    assert state.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="the deal is over"):
+        state.apply(0)
+
+
+def play_random(state: DealState, rnd: random.Random, stop: int | None = None) -> None:
+    while not state.is_over and (stop is None or len(state.history) < stop):
+        state.apply(rnd.choice(state.legal_actions()))
+
+
+@given(configs, st.randoms(use_true_random=False))
+def test_written_record_replays_to_the_same_deal(
+    config: tuple[str, dict[str, object]], rnd: random.Random
+) -> None:
+    variant = make(*config)
+    state = random_deal(variant, rnd)
+    play_random(state, rnd, stop=None if rnd.random() < 0.7 else rnd.randrange(30))
+    record = Record(variant.name, variant.options.diff(), None, [DealRecord(state.setup, state.history)])
+    raw = load_record_text(record.dumps())
+    result = replay(raw, REGISTRY)
+    replayed = result.deals[0]
+    assert replayed.result == state.outcome
+    assert replayed.state.history == state.history
+    assert [s.action for s in replayed.steps] == _actions(state)
+
+
+def _actions(state: DealState) -> list[str]:
+    from sixtysix.core.actions import ACTION_NAMES
+
+    return [ACTION_NAMES[a] for _, a in state.history]
+
+
+def hidden_from(state: DealState, seat: int) -> int:
+    """Cards ``seat`` may not know the place of: others' unknown cards, the face-down talon."""
+    from sixtysix.core.state import Phase
+
+    hidden = mask_of(state.talon)
+    for s in range(state.n):
+        if s != seat:
+            hidden |= state.hands[s] & ~state.known[s]
+    if state.phase == Phase.TRUMP_CALL:
+        own_later = mask_of(state.setup.hands[seat][state.rules.call_after :])
+        hidden |= own_later
+    return hidden
+
+
+def view_cards(view: View) -> int:
+    mask = mask_of(view.hand) | mask_of(view.played) | mask_of(c for _, c in view.trick)
+    for k in view.known:
+        mask |= mask_of(k)
+    if view.turnup is not None:
+        mask |= 1 << view.turnup
+    if view.called_ace is not None and view.called_ace not in view.played:
+        # Naming the called ace is public; where it lies is not (checked separately).
+        mask &= ~(1 << view.called_ace) | mask_of(view.hand)
+    return mask
+
+
+@given(configs, st.randoms(use_true_random=False))
+def test_views_never_show_hidden_cards(
+    config: tuple[str, dict[str, object]], rnd: random.Random
+) -> None:
+    variant = make(*config)
+    state = random_deal(variant, rnd)
+    while True:
+        for seat in range(state.n):
+            view = state.view(seat)
+            assert view_cards(view) & hidden_from(state, seat) == 0
+            if view.to_act != seat:
+                assert view.legal_actions == ()
+        if state.is_over:
+            break
+        state.apply(rnd.choice(state.legal_actions()))
+
+
+_SAFE = (int, str, bool, float, type(None), Enum, Rules, Outcome)
+
+
+def test_view_holds_no_reference_to_the_state() -> None:
+    """Walk everything a view refers to: only plain values, tuples and frozensets."""
+    for name, options in CONFIGS:
+        variant = make(name, options)
+        state = random_deal(variant, random.Random(7))
+        play_random(state, random.Random(8), stop=9)
+        view = state.view(0)
+        seen: set[int] = set()
+        todo: list[object] = [getattr(view, f) for f in view.__slots__]  # type: ignore[attr-defined]
+        while todo:
+            obj = todo.pop()
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            assert not isinstance(obj, (DealState, DealSetup, list, dict, Variant)), type(obj)
+            assert isinstance(obj, (*_SAFE, tuple, frozenset)), type(obj)
+            if isinstance(obj, (tuple, frozenset)):
+                todo.extend(obj)
+        assert all(not isinstance(r, DealState) for r in gc.get_referents(view))
+
+
+def redeal_unseen(state: DealState, seat: int, rnd: random.Random) -> DealSetup | None:
+    """The same deal with the cards ``seat`` cannot see permuted among the places it cannot see.
+
+    Returns None when the permutation would change nothing.
+    """
+    hidden = list(iter_mask(hidden_from(state, seat)))
+    if len(hidden) < 2:
+        return None
+    shuffled = hidden[:]
+    rnd.shuffle(shuffled)
+    mapping = dict(zip(hidden, shuffled, strict=True))
+    setup = state.setup
+
+    def m(c: int) -> int:
+        return mapping.get(c, c)
+
+    return DealSetup(
+        setup.dealer,
+        tuple(tuple(m(c) for c in h) for h in setup.hands),
+        None if setup.trump_card is None else m(setup.trump_card),
+        tuple(m(c) for c in setup.talon),
+    )
+
+
+@given(configs, st.randoms(use_true_random=False), st.integers(0, 40))
+def test_view_unchanged_when_unseen_cards_are_dealt_differently(
+    config: tuple[str, dict[str, object]], rnd: random.Random, stop: int
+) -> None:
+    variant = make(*config)
+    state = random_deal(variant, rnd)
+    play_random(state, rnd, stop=stop)
+    assume(not state.is_over)
+    seat = rnd.randrange(state.n)
+    tried = 0
+    for _ in range(20):
+        other = redeal_unseen(state, seat, rnd)
+        if other is None:
+            break
+        alt = variant.new_deal(other)
+        try:
+            for _, a in state.history:
+                alt.apply(a)
+        except IllegalActionError:
+            continue  # the permutation broke what play has revealed (a void): try another
+        tried += 1
+        assert alt.view(seat) == state.view(seat)
+    assume(tried > 0)
+
+
+def test_card_points_total_120() -> None:
+    assert mask_points(FULL_DECK) == 120 == sum(POINTS)
