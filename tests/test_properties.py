@@ -88,9 +88,11 @@ def test_random_play_invariants(config: tuple[str, dict[str, object]], rnd: rand
     outcome = state.outcome
     assert outcome is not None
     assert located(state) == deck
-    assert sum(state.card_points) + mask_points(deck & ~mask_of(
-        c for s in range(state.n) for c in iter_mask(state.won[s])
-    )) == 120
+    assert (
+        sum(state.card_points)
+        + mask_points(deck & ~mask_of(c for s in range(state.n) for c in iter_mask(state.won[s])))
+        == 120
+    )
     assert set(outcome.game_points) <= GAME_POINT_VALUES
     assert sum(outcome.tricks) == sum(state.tricks)
     if not any(state.hands) and not state.talon and state.turnup < 0:
@@ -116,7 +118,9 @@ def test_written_record_replays_to_the_same_deal(
     variant = make(*config)
     state = random_deal(variant, rnd)
     play_random(state, rnd, stop=None if rnd.random() < 0.7 else rnd.randrange(30))
-    record = Record(variant.name, variant.options.diff(), None, [DealRecord(state.setup, state.history)])
+    record = Record(
+        variant.name, variant.options.diff(), None, [DealRecord(state.setup, state.history)]
+    )
     raw = load_record_text(record.dumps())
     result = replay(raw, REGISTRY)
     replayed = result.deals[0]

@@ -38,7 +38,9 @@ class Bot:
             try:
                 seed = Seed(int(params["seed"]))
             except ValueError:
-                raise UnknownBotError(f"bot seed must be an integer, not {params['seed']!r}") from None
+                raise UnknownBotError(
+                    f"bot seed must be an integer, not {params['seed']!r}"
+                ) from None
         self.seed = seed
 
     def choose(self, view: View) -> Action:

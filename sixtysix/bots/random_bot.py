@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.core.actions import Action
@@ -22,7 +22,7 @@ class RandomBot(Bot):
 
     name = "random"
     description = "uniformly random legal actions (a baseline)"
-    parameters: Mapping[str, str] = {"seed": "an integer seed of its own"}
+    parameters: ClassVar[Mapping[str, str]] = {"seed": "an integer seed of its own"}
 
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)

@@ -38,7 +38,10 @@ def variants(as_json: bool) -> None:
         aliases = r["aliases"]
         assert isinstance(aliases, list)
         table.add_row(
-            str(r["name"]), ", ".join(aliases), str(r["seats"]), str(r["description"]),
+            str(r["name"]),
+            ", ".join(aliases),
+            str(r["seats"]),
+            str(r["description"]),
             str(r["plugin"]),
         )
     Console().print(table)

@@ -18,18 +18,39 @@ from sixtysix.cli.common import (
 
 @click.command()
 @click.argument("variant")
-@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Games to play; a game is one deal.")
-@click.option("--matches", type=click.IntRange(min=1), default=None,
-              help="Play this many whole matches (to the target) instead of single deals.")
-@click.option("--seed", type=int, default=None,
-              help="Master seed: the same seed gives the same games. Default: secure random.")
-@click.option("--bots", default="random", show_default=True, metavar="BOT[,BOT...]",
-              help="Bot per seat (one name for all seats); parameters as name:key=value.")
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Games to play; a game is one deal.",
+)
+@click.option(
+    "--matches",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Play this many whole matches (to the target) instead of single deals.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Master seed: the same seed gives the same games. Default: secure random.",
+)
+@click.option(
+    "--bots",
+    default="random",
+    show_default=True,
+    metavar="BOT[,BOT...]",
+    help="Bot per seat (one name for all seats); parameters as name:key=value.",
+)
 @option_assignments()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--progress/--no-progress", default=None,
-              help="Show a progress bar (default: when stderr is a terminal).")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
 @reports_errors
 def simulate(
     variant: str,
@@ -109,8 +130,15 @@ def simulate(
                 run(v, bot_specs, games, master, advance, summary)
     except KeyboardInterrupt:
         interrupted = True
-    _report(v.name, [f"{c.name}" for c, _ in bot_specs], summary, matches is not None,
-            as_json, seed, interrupted)
+    _report(
+        v.name,
+        [f"{c.name}" for c, _ in bot_specs],
+        summary,
+        matches is not None,
+        as_json,
+        seed,
+        interrupted,
+    )
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
 
@@ -128,8 +156,15 @@ def _report(
 
     assert isinstance(summary, Summary)
     data = summary.as_json()
-    data.update({"variant": name, "bots": bot_names, "seed": seed,
-                 "unit": "matches" if matches else "games", "interrupted": interrupted})
+    data.update(
+        {
+            "variant": name,
+            "bots": bot_names,
+            "seed": seed,
+            "unit": "matches" if matches else "games",
+            "interrupted": interrupted,
+        }
+    )
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
@@ -141,15 +176,21 @@ def _report(
     unit = "matches" if matches else "games"
     rate = f", {n / summary.elapsed:,.0f} {unit}/s" if summary.elapsed > 0 else ""
     note = " (interrupted)" if interrupted else ""
-    console.print(f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals in "
-                  f"{summary.elapsed:.2f} s{rate}{note}", highlight=False)
+    console.print(
+        f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals in "
+        f"{summary.elapsed:.2f} s{rate}{note}",
+        highlight=False,
+    )
     table = Table()
     for col in ("seat", "bot", f"{unit} won", "win %", "game points", "per deal"):
         table.add_column(col, justify="right")
     for s in range(summary.seats):
         wins = summary.wins[s]
         table.add_row(
-            str(s), bot_names[s], str(wins), f"{100 * wins / n:.1f}" if n else "-",
+            str(s),
+            bot_names[s],
+            str(wins),
+            f"{100 * wins / n:.1f}" if n else "-",
             str(summary.game_points[s]),
             f"{summary.game_points[s] / summary.deals:.3f}" if summary.deals else "-",
         )

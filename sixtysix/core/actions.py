@@ -7,7 +7,16 @@ legal action" means the same thing on every code path.
 
 from __future__ import annotations
 
-from sixtysix.core.cards import ACE, CARD_NAMES, NUM_CARDS, RANKS, SUITS, card_id, parse_card, parse_suit
+from sixtysix.core.cards import (
+    ACE,
+    CARD_NAMES,
+    NUM_CARDS,
+    RANKS,
+    SUITS,
+    card_id,
+    parse_card,
+    parse_suit,
+)
 from sixtysix.core.errors import NotationError
 
 MARRY = 24  # + suit

@@ -29,9 +29,7 @@ class DealSetup:
             raise RecordError(f"{len(self.hands)} hands for {n} seats")
         for seat, hand in enumerate(self.hands):
             if len(hand) != rules.hand_size:
-                raise RecordError(
-                    f"seat {seat} has {len(hand)} cards; {rules.hand_size} are dealt"
-                )
+                raise RecordError(f"seat {seat} has {len(hand)} cards; {rules.hand_size} are dealt")
         has_turnup = rules.turnup_after_round is not None
         if has_turnup != (self.trump_card is not None):
             want = "a trump card" if has_turnup else "trump_card null"

@@ -81,6 +81,8 @@ class Options:
         out = []
         for f in dataclasses.fields(cls):
             default = f.default
+            if not isinstance(default, (bool, int, str)):
+                raise TypeError(f"option {f.name} of {cls.__name__} needs a default")
             choices = f.metadata.get("choices")
             if isinstance(default, bool):
                 kind = "bool"
@@ -128,7 +130,11 @@ class Options:
 
     def diff(self) -> dict[str, object]:
         """Only the options that differ from the defaults, as records store them."""
-        return {s.name: getattr(self, s.name) for s in self.specs() if getattr(self, s.name) != s.default}
+        return {
+            s.name: getattr(self, s.name)
+            for s in self.specs()
+            if getattr(self, s.name) != s.default
+        }
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:

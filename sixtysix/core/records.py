@@ -97,7 +97,7 @@ def load_record_file(path: str | Path) -> RawRecord:
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: a card must be a string like \"AS\", not {value!r}")
+        raise RecordError(f'{where}: a card must be a string like "AS", not {value!r}')
     try:
         return int(parse_card(value))
     except NotationError as exc:

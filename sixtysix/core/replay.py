@@ -48,8 +48,7 @@ class Replay:
             "deals": [
                 {
                     "steps": [
-                        {"seat": st.seat, "legal": st.legal, "action": st.action}
-                        for st in d.steps
+                        {"seat": st.seat, "legal": st.legal, "action": st.action} for st in d.steps
                     ],
                     "result": None if d.result is None else d.result.as_json(),
                 }
@@ -103,9 +102,7 @@ def replay(raw: RawRecord, registry: Registry) -> Replay:
             if state.is_over:
                 raise RecordError(f"{at}: seat {seat} cannot {name}: the deal is over")
             if seat != state.to_act:
-                raise RecordError(
-                    f"{at}: seat {seat} cannot {name}: seat {state.to_act} is to act"
-                )
+                raise RecordError(f"{at}: seat {seat} cannot {name}: seat {state.to_act} is to act")
             legal = sorted(ACTION_NAMES[a] for a in state.legal_actions())
             if action not in state.legal_actions():
                 raise RecordError(f"{at}: seat {seat} cannot {name}: {state.explain(action)}")

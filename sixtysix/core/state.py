@@ -182,9 +182,7 @@ class DealState:
     def strict(self) -> bool:
         """True in the strict phase: closed or exhausted talon, or no open phase at all."""
         return (
-            self.rules.strict_always
-            or self.closed_by >= 0
-            or (not self.talon and self.turnup < 0)
+            self.rules.strict_always or self.closed_by >= 0 or (not self.talon and self.turnup < 0)
         )
 
     def side_has_trick(self, side: int) -> bool:
@@ -513,7 +511,8 @@ class DealState:
         if self.phase == Phase.TRUMP_CALL:
             if a == TRUMP_BELOW:
                 return "trump from below is not offered (option trump_from_below)"
-            return "trump must be named first (trump C, D, H or S)"
+            below = ", or trump below" if self.rules.trump_below else ""
+            return f"trump must be named first (trump C, D, H or S{below})"
         if self.phase == Phase.PARTNER_CALL:
             if PARTNER <= a < PARTNER + 4:
                 suit = a - PARTNER
@@ -553,7 +552,10 @@ class DealState:
                 return "only the declarer may concede"
             if self.lead_marry >= 0:
                 return "cannot concede right after declaring a marriage"
-            return f"a card has been played and the declarer has fewer than {r.concede_points} valid points"
+            return (
+                "a card has been played and the declarer has fewer than"
+                f" {r.concede_points} valid points"
+            )
         if not leading:
             return "only the seat on lead may do that, before leading"
         if self.lead_marry >= 0:

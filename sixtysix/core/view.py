@@ -94,9 +94,7 @@ def make_view(state: DealState, seat: int) -> View:
     partner: int | None = None
     if state.partner >= 0 and (state.revealed or over or seat == state.partner):
         partner = state.partner
-    legal = (
-        tuple(ACTIONS[a] for a in state.legal_actions()) if state.to_act == seat else ()
-    )
+    legal = tuple(ACTIONS[a] for a in state.legal_actions()) if state.to_act == seat else ()
     return View(
         variant=state.variant.name,
         rules=state.rules,

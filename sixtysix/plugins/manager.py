@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "sixtysix.variants.sixtysix",
     "sixtysix.variants.schnapsen",
+    "sixtysix.variants.sixtysix_3",
+    "sixtysix.variants.sixtysix_4",
     "sixtysix.bots.random_bot",
 )
 
@@ -146,9 +148,12 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
     return reg
 
 
-def _add_variant(reg: Registry, cls: object, plugin: str, base: type) -> None:
-    if not (isinstance(cls, type) and issubclass(cls, base)):
-        raise PluginError(f"plugin {plugin!r} registered {cls!r}, not a Variant subclass")
+def _add_variant(reg: Registry, obj: object, plugin: str, base: type[Variant]) -> None:
+    if not (isinstance(obj, type) and issubclass(obj, base)):
+        raise PluginError(f"plugin {plugin!r} registered {obj!r}, not a Variant subclass")
+    cls: type[Variant] = obj
+    if not getattr(cls, "name", None) or not isinstance(getattr(cls, "seats", None), int):
+        raise PluginError(f"plugin {plugin!r}: variant {cls.__name__} needs a name and seats")
     names = [cls.name, *cls.aliases]
     for n in names:
         key = n.lower()

@@ -68,7 +68,8 @@ def fast_path(variant: Variant, bots: Sequence[BotSpec]) -> Callable[..., list[G
         return None
     if not fast_two_hand.supports(variant, bots):
         return None
-    return fast_two_hand.simulate_batch
+    batch: Callable[..., list[GameResult]] = fast_two_hand.simulate_batch
+    return batch
 
 
 def iter_chunks(

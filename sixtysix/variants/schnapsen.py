@@ -47,7 +47,13 @@ class Schnapsen(TwoHandVariant):
     aliases = ()
     description = "Schnapsen: 20 cards, 5 each, jack exchange, zudrehen, no last-trick bonus"
     options_class = SchnapsenOptions
-    presets: ClassVar[dict[str, dict[str, object]]] = {"standard": {}}
+    # RULES.md defines no preset for Schnapsen (``portal`` and ``classic`` are 66's).
+    presets: ClassVar[dict[str, dict[str, object]]] = {}
+    # Schnapsen has no ``failed_close`` or ``tie`` option: TwoHandVariant then falls back on
+    # "2 or 3" for a failed close (3 if the opponent had no trick at the close) and on the last
+    # trick's winner taking a deal nobody won with 66, which are Schnapsen's fixed rules. Keep
+    # the scoring methods un-overridden: the vectorised simulator relies on them (and tests pin
+    # both rules).
     close_scale_at_close = True
     false_claim_three_without_trick = True
     played_out_last_trick = True

@@ -27,7 +27,9 @@ class SixtySix3Options(Options):
     claim: str = option(
         "auto", "the deal ends the moment a side has 66 (auto is the only mode)", choices=("auto",)
     )
-    open_scores: bool = option(False, "show running points to people in manual-claim games")
+    open_scores: bool = option(
+        False, "show running points to people in manual-claim games (no effect: claims are auto)"
+    )
     marriages: bool = option(True, "marriages (20, 40 in trumps) may be declared")
     schneider_card_points_only: bool = option(
         False, "the 1/2/3 scale counts the losers' card points only, not marriages"

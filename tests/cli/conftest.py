@@ -16,7 +16,9 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-def played_record(variant: str = "66", seed: int = 5, options: dict[str, object] | None = None) -> dict[str, object]:
+def played_record(
+    variant: str = "66", seed: int = 5, options: dict[str, object] | None = None
+) -> dict[str, object]:
     """A whole match between random bots, as record JSON."""
     reg = build_registry()
     cls = reg.variant(variant)

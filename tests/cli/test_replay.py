@@ -138,10 +138,18 @@ ERRORS = [
     ("option value", _set(["options"], {"claim": 3}), "option 'claim' of sixtysix must be"),
     ("deals", _set(["deals"], {}), "'deals' must be a list"),
     ("card", _set(["deals", 0, "trump_card"], "XX"), "deal 1, trump_card: unknown card 'XX'"),
-    ("hand size", _set(["deals", 0, "hands", 0], ["AS"]), "deal 1: seat 0 has 1 cards; 6 are dealt"),
+    (
+        "hand size",
+        _set(["deals", 0, "hands", 0], ["AS"]),
+        "deal 1: seat 0 has 1 cards; 6 are dealt",
+    ),
     ("duplicate", _duplicate_card, "deal 1: card .* is dealt twice"),
     ("seat", _wrong_seat, r"deal 1, step 1: seat \d cannot .*: seat \d is to act"),
-    ("verb", _set(["deals", 0, "actions", 0, "action"], "fly"), r"deal 1, step 1: seat \d: unknown action 'fly'"),
+    (
+        "verb",
+        _set(["deals", 0, "actions", 0, "action"], "fly"),
+        r"deal 1, step 1: seat \d: unknown action 'fly'",
+    ),
     ("after end", _extra_action, "cannot play AS: the deal is over"),
     ("unfinished", _unfinished_then_more, "deal 1: unfinished, but more deals follow"),
     ("dealer", _dealer_wrong, "deal 2: dealer should be seat"),
@@ -155,10 +163,7 @@ ERRORS = [
 def test_replay_errors(
     runner: CliRunner, tmp_path: Path, name: str, change: Any, message: str
 ) -> None:
-    if isinstance(change, str):
-        path = write(tmp_path, change)
-    else:
-        path = write(tmp_path, mutate(change)())
+    path = write(tmp_path, change if isinstance(change, str) else mutate(change)())
     for args in ((), ("--json",)):
         result = run(runner, path, *args)
         assert result.exit_code == 2

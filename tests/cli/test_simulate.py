@@ -52,15 +52,18 @@ def test_simulate_table_output(runner: CliRunner) -> None:
     assert "games won" in result.output and "How the deals ended" in result.output
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["poker"], "unknown variant"),
-    (["66", "-o", "tie=coin"], "must be one of last_trick_wins, draw"),
-    (["66", "--preset", "nope"], "unknown preset"),
-    (["66", "--bots", "genius"], "unknown bot 'genius'"),
-    (["66", "--bots", "random,random,random"], "has 2 seats"),
-    (["66", "--bots", "random:depth=3"], "has no parameter 'depth'"),
-    (["66", "--games", "0"], "0 is not in the range"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["poker"], "unknown variant"),
+        (["66", "-o", "tie=coin"], "must be one of last_trick_wins, draw"),
+        (["66", "--preset", "nope"], "unknown preset"),
+        (["66", "--bots", "genius"], "unknown bot 'genius'"),
+        (["66", "--bots", "random,random,random"], "has 2 seats"),
+        (["66", "--bots", "random:depth=3"], "has no parameter 'depth'"),
+        (["66", "--games", "0"], "0 is not in the range"),
+    ],
+)
 def test_simulate_bad_input(runner: CliRunner, args: list[str], message: str) -> None:
     result = runner.invoke(cli, ["simulate", *args])
     assert result.exit_code == 2

@@ -113,7 +113,11 @@ def test_open_phase_has_no_duty_but_closed_talon_does() -> None:
 def _exchange_position(talon: str = "9D 9C QC", **kw: object) -> object:
     v = v66(**kw)
     return position(
-        v, ["9S AD TC KD QD JC", "KH 9H AS JD TD AC"], trump="S", turnup="KS", talon=talon,
+        v,
+        ["9S AD TC KD QD JC", "KH 9H AS JD TD AC"],
+        trump="S",
+        turnup="KS",
+        talon=talon,
         tricks=[1, 1],
     )
 
@@ -183,15 +187,18 @@ def test_exchanged_nine_goes_to_the_loser_of_the_last_draw() -> None:
 
 def _closing(**kw: object) -> object:
     return position(
-        v66(**kw), ["AH TH AD", "9H JC 9C"], trump="S", turnup="JS", talon="9D QC KC",
-        tricks=[1, 0], card_points=[40, 0],
+        v66(**kw),
+        ["AH TH AD", "9H JC 9C"],
+        trump="S",
+        turnup="JS",
+        talon="9D QC KC",
+        tricks=[1, 0],
+        card_points=[40, 0],
     )
 
 
 def test_close_is_allowed_at_any_talon_size_and_starts_the_strict_phase() -> None:
-    st = position(
-        v66(), ["AH", "9H"], trump="S", turnup="JS", talon="9D", tricks=[1, 1]
-    )
+    st = position(v66(), ["AH", "9H"], trump="S", turnup="JS", talon="9D", tricks=[1, 1])
     assert st.talon_size == 2 and "close" in legal(st)
     act(st, "close")
     assert st.strict and st.closed_by == 0
@@ -220,8 +227,13 @@ def test_closed_talon_no_draws_and_closer_wins_from_final_points() -> None:
 def test_failed_close_when_opponent_reaches_66_flat2_and_2or3() -> None:
     for mode, expected in (("flat2", 2), ("2or3", 3)):
         st = position(
-            v66(failed_close=mode), ["9H 9C", "AH TH"], trump="S", turnup="JS", talon="9D",
-            tricks=[1, 0], card_points=[20, 50],
+            v66(failed_close=mode),
+            ["9H 9C", "AH TH"],
+            trump="S",
+            turnup="JS",
+            talon="9D",
+            tricks=[1, 0],
+            card_points=[20, 50],
         )
         act(st, "close", "9H", "AH")  # the opponent reaches 61 ... not yet
         assert st.outcome is None
@@ -233,8 +245,13 @@ def test_failed_close_when_opponent_reaches_66_flat2_and_2or3() -> None:
 
 def test_failed_close_2or3_gives_2_when_opponent_had_a_trick() -> None:
     st = position(
-        v66(failed_close="2or3"), ["9H 9C", "AH TH"], trump="S", turnup="JS", talon="9D",
-        tricks=[1, 1], card_points=[20, 50],
+        v66(failed_close="2or3"),
+        ["9H 9C", "AH TH"],
+        trump="S",
+        turnup="JS",
+        talon="9D",
+        tricks=[1, 1],
+        card_points=[20, 50],
     )
     act(st, "close", "9H", "AH", "TH", "9C")
     assert st.outcome is not None and st.outcome.game_points == (0, 2)
@@ -243,8 +260,13 @@ def test_failed_close_2or3_gives_2_when_opponent_had_a_trick() -> None:
 def test_failed_close_beats_the_usual_scale() -> None:
     # The opponent reaches 66 while the closer has no trick: the usual scale would be 3.
     st = position(
-        v66(), ["9H 9C", "AH TH"], trump="S", turnup="JS", talon="9D",
-        tricks=[0, 1], card_points=[0, 55],
+        v66(),
+        ["9H 9C", "AH TH"],
+        trump="S",
+        turnup="JS",
+        talon="9D",
+        tricks=[0, 1],
+        card_points=[0, 55],
     )
     act(st, "close", "9H", "AH")
     assert st.outcome is not None
@@ -253,7 +275,12 @@ def test_failed_close_beats_the_usual_scale() -> None:
 
 def test_cards_run_out_after_close_with_closer_below_66() -> None:
     st = position(
-        v66(), ["AH", "9H"], trump="S", turnup="JS", talon="9D", tricks=[1, 1],
+        v66(),
+        ["AH", "9H"],
+        trump="S",
+        turnup="JS",
+        talon="9D",
+        tricks=[1, 1],
         card_points=[30, 20],
     )
     act(st, "close", "AH", "9H")
@@ -299,8 +326,13 @@ def test_trump_marriage_counts_forty() -> None:
 def test_auto_claim_at_marriage_when_side_has_a_trick() -> None:
     # "40 daha yetişir": with 30 points and a trick, the trump marriage ends the deal at once.
     st = position(
-        v66(), ["KS QS 9D", "9H JC 9C"], trump="S", turnup="JS", talon="AD TD QC KC",
-        tricks=[1, 0], card_points=[30, 0],
+        v66(),
+        ["KS QS 9D", "9H JC 9C"],
+        trump="S",
+        turnup="JS",
+        talon="AD TD QC KC",
+        tricks=[1, 0],
+        card_points=[30, 0],
     )
     act(st, "marry S")
     assert st.outcome is not None and st.outcome.reason == Reason.REACHED_66
@@ -310,7 +342,11 @@ def test_auto_claim_at_marriage_when_side_has_a_trick() -> None:
 
 def test_unrealised_marriage_is_forfeited() -> None:
     st = position(
-        v66(), ["KS QS", "AS TS"], trump="S", tricks=[0, 5], card_points=[0, 60],
+        v66(),
+        ["KS QS", "AS TS"],
+        trump="S",
+        tricks=[0, 5],
+        card_points=[0, 60],
     )
     act(st, "marry S", "QS", "AS")
     assert st.outcome is not None
@@ -327,17 +363,19 @@ def test_marriage_after_close_option() -> None:
     act(st, "close")
     assert "marry H" in legal(st)
     st = position(
-        v66(marriage_after_close=False), ["KH QH", "9S AS"], trump="S", turnup="JS",
-        talon="9D", tricks=[1, 1],
+        v66(marriage_after_close=False),
+        ["KH QH", "9S AS"],
+        trump="S",
+        turnup="JS",
+        talon="9D",
+        tricks=[1, 1],
     )
     act(st, "close")
     assert "marry H" not in legal(st)
     with pytest.raises(IllegalActionError, match="marriage_after_close"):
         st.apply(24 + 2)
     # ... and in an exhausted talon too.
-    st = position(
-        v66(marriage_after_close=False), ["KH QH", "9S AS"], trump="S", tricks=[1, 1]
-    )
+    st = position(v66(marriage_after_close=False), ["KH QH", "9S AS"], trump="S", tricks=[1, 1])
     assert "marry H" not in legal(st)
 
 
@@ -346,7 +384,12 @@ def test_marriage_after_close_option() -> None:
 
 def test_auto_claim_after_a_trick_ends_the_deal() -> None:
     st = position(
-        v66(), ["AH 9D", "TH 9C"], trump="S", turnup="JS", talon="KC QC", tricks=[2, 1],
+        v66(),
+        ["AH 9D", "TH 9C"],
+        trump="S",
+        turnup="JS",
+        talon="KC QC",
+        tricks=[2, 1],
         card_points=[50, 10],
     )
     act(st, "AH", "TH")
@@ -388,7 +431,12 @@ def test_auto_mode_has_no_claim_action() -> None:
 def test_manual_mode_passing_66_does_not_end_the_deal() -> None:
     v = v66(claim="manual")
     st = position(
-        v, ["AH 9D", "TH 9C"], trump="S", turnup="JS", talon="KC QC", tricks=[2, 1],
+        v,
+        ["AH 9D", "TH 9C"],
+        trump="S",
+        turnup="JS",
+        talon="KC QC",
+        tricks=[2, 1],
         card_points=[50, 10],
     )
     act(st, "AH", "TH")
@@ -398,7 +446,12 @@ def test_manual_mode_passing_66_does_not_end_the_deal() -> None:
 def test_false_claim_by_closer_scores_as_failed_close() -> None:
     v = v66(claim="manual", failed_close="2or3")
     st = position(
-        v, ["AH 9D", "TH 9C"], trump="S", turnup="JS", talon="KC", tricks=[2, 0],
+        v,
+        ["AH 9D", "TH 9C"],
+        trump="S",
+        turnup="JS",
+        talon="KC",
+        tricks=[2, 0],
         card_points=[40, 0],
     )
     act(st, "close", "claim")
@@ -409,7 +462,12 @@ def test_false_claim_by_closer_scores_as_failed_close() -> None:
 def test_manual_cards_out_after_close_with_66_wins_for_closer() -> None:
     v = v66(claim="manual")
     st = position(
-        v, ["AH", "TH"], trump="S", turnup="JS", talon="KC", tricks=[2, 1],
+        v,
+        ["AH", "TH"],
+        trump="S",
+        turnup="JS",
+        talon="KC",
+        tricks=[2, 1],
         card_points=[50, 20],
     )
     act(st, "close", "AH", "TH")
@@ -453,10 +511,13 @@ def test_bonus_option() -> None:
     assert st.outcome is not None and st.outcome.points == (61, 40)
 
 
-@pytest.mark.parametrize(("tie", "reason", "gp"), [
-    ("last_trick_wins", Reason.LAST_TRICK, (1, 0)),
-    ("draw", Reason.DRAW, (0, 0)),
-])
+@pytest.mark.parametrize(
+    ("tie", "reason", "gp"),
+    [
+        ("last_trick_wins", Reason.LAST_TRICK, (1, 0)),
+        ("draw", Reason.DRAW, (0, 0)),
+    ],
+)
 def test_65_65_tie(tie: str, reason: Reason, gp: tuple[int, int]) -> None:
     st = position(v66(tie=tie), ["9C", "9D"], trump="S", tricks=[3, 3], card_points=[55, 65])
     act(st, "9C", "9D")
@@ -468,13 +529,23 @@ def test_65_65_tie(tie: str, reason: Reason, gp: tuple[int, int]) -> None:
 # --------------------------------------------------------------------------- scale
 
 
-@pytest.mark.parametrize(("loser_points", "loser_tricks", "expected"), [
-    (33, 2, 1), (32, 2, 2), (0, 0, 3),
-])
+@pytest.mark.parametrize(
+    ("loser_points", "loser_tricks", "expected"),
+    [
+        (33, 2, 1),
+        (32, 2, 2),
+        (0, 0, 3),
+    ],
+)
 def test_game_point_scale(loser_points: int, loser_tricks: int, expected: int) -> None:
     st = position(
-        v66(), ["AH 9D", "TH 9C"], trump="S", turnup="JS", talon="KC QC",
-        tricks=[2, loser_tricks], card_points=[50, loser_points],
+        v66(),
+        ["AH 9D", "TH 9C"],
+        trump="S",
+        turnup="JS",
+        talon="KC QC",
+        tricks=[2, loser_tricks],
+        card_points=[50, loser_points],
     )
     act(st, "AH", "TH")
     assert st.outcome is not None and st.outcome.game_points == (expected, 0)
@@ -483,8 +554,13 @@ def test_game_point_scale(loser_points: int, loser_tricks: int, expected: int) -
 def test_schneider_card_points_only() -> None:
     def run(**kw: object) -> tuple[int, ...]:
         st = position(
-            v66(**kw), ["AH 9D", "TH 9C"], trump="S", turnup="JS", talon="KC QC",
-            tricks=[2, 1], card_points=[50, 10],
+            v66(**kw),
+            ["AH 9D", "TH 9C"],
+            trump="S",
+            turnup="JS",
+            talon="KC QC",
+            tricks=[2, 1],
+            card_points=[50, 10],
         )
         st.marriages[1].append(3)
         st.marriage_points[1] = 40  # seat 1 declared the trump marriage earlier
@@ -498,7 +574,7 @@ def test_schneider_card_points_only() -> None:
     assert run(schneider_card_points_only=True) == (2, 0)
 
 
-# --------------------------------------------------------------------------- talonless practice game
+# ------------------------------------------------------------------------- talonless practice game
 
 
 def test_talonless_practice_game() -> None:
@@ -532,10 +608,16 @@ def test_unknown_option_lists_the_valid_ones() -> None:
     assert "unknown option 'colour'" in str(err.value) and "failed_close" in str(err.value)
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("claim", "sometimes"), ("target", "0"), ("target", "x"), ("marriages", "maybe"),
-    ("tie", "coin"),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("claim", "sometimes"),
+        ("target", "0"),
+        ("target", "x"),
+        ("marriages", "maybe"),
+        ("tie", "coin"),
+    ],
+)
 def test_bad_option_values(name: str, value: str) -> None:
     with pytest.raises(OptionError, match=name):
         SixtySix.configure(None, {name: value})
