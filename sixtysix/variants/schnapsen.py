@@ -11,23 +11,14 @@ from sixtysix.core.options import Options, option
 from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
+from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.two_hand import TwoHandVariant
 
 
 @dataclass(frozen=True)
-class SchnapsenOptions(Options):
+class SchnapsenOptions(FamilyOptions):
     variant_name: ClassVar[str] = "schnapsen"
 
-    claim: str = option(
-        "auto",
-        "auto: the deal ends the moment a seat has 66; manual: the seat on lead claims",
-        choices=("auto", "manual"),
-    )
-    open_scores: bool = option(False, "show running points to people in manual-claim games")
-    marriages: bool = option(True, "marriages (20, 40 in trumps) may be declared")
-    schneider_card_points_only: bool = option(
-        False, "the 1/2/3 scale counts the losers' card points only, not marriages"
-    )
     target: int = option(7, "game points that end a match (a Bummerl)")
     marriage_after_close: bool = option(True, "marriages are allowed in the strict phase")
     exchange: bool = option(True, "the trump jack may be exchanged for the turn-up")
@@ -49,11 +40,9 @@ class Schnapsen(TwoHandVariant):
     options_class = SchnapsenOptions
     # RULES.md defines no preset for Schnapsen (``portal`` and ``classic`` are 66's).
     presets: ClassVar[dict[str, dict[str, object]]] = {}
-    # Schnapsen has no ``failed_close`` or ``tie`` option: TwoHandVariant then falls back on
-    # "2 or 3" for a failed close (3 if the opponent had no trick at the close) and on the last
-    # trick's winner taking a deal nobody won with 66, which are Schnapsen's fixed rules. Keep
-    # the scoring methods un-overridden: the vectorised simulator relies on them (and tests pin
-    # both rules).
+    # Not options in Schnapsen: a failed close gives 2, or 3 if the opponent had no trick at
+    # the close; a deal nobody won with 66 goes to the last trick's winner.
+    fixed_rules: ClassVar[dict[str, object]] = {"failed_close": "2or3", "tie": "last_trick_wins"}
     close_scale_at_close = True
     false_claim_three_without_trick = True
     played_out_last_trick = True

@@ -11,23 +11,14 @@ from sixtysix.core.options import Options, option
 from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
+from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.two_hand import TwoHandVariant
 
 
 @dataclass(frozen=True)
-class SixtySixOptions(Options):
+class SixtySixOptions(FamilyOptions):
     variant_name: ClassVar[str] = "sixtysix"
 
-    claim: str = option(
-        "auto",
-        "auto: the deal ends the moment a seat has 66; manual: the seat on lead claims",
-        choices=("auto", "manual"),
-    )
-    open_scores: bool = option(False, "show running points to people in manual-claim games")
-    marriages: bool = option(True, "marriages (20, 40 in trumps) may be declared")
-    schneider_card_points_only: bool = option(
-        False, "the 1/2/3 scale counts the losers' card points only, not marriages"
-    )
     target: int = option(7, "game points that end a match (the Portal offers 3, 7, 11)")
     failed_close: str = option(
         "flat2",

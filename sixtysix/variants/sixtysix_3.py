@@ -13,6 +13,7 @@ from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
+from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.side_game import side_scale, valid_points
 
 #: What each partner scores when the declarer concedes before any card, and later.
@@ -21,18 +22,14 @@ CONCEDE_LATER = 1
 
 
 @dataclass(frozen=True)
-class SixtySix3Options(Options):
+class SixtySix3Options(FamilyOptions):
     variant_name: ClassVar[str] = "sixtysix-3"
 
     claim: str = option(
         "auto", "the deal ends the moment a side has 66 (auto is the only mode)", choices=("auto",)
     )
     open_scores: bool = option(
-        False, "show running points to people in manual-claim games (no effect: claims are auto)"
-    )
-    marriages: bool = option(True, "marriages (20, 40 in trumps) may be declared")
-    schneider_card_points_only: bool = option(
-        False, "the 1/2/3 scale counts the losers' card points only, not marriages"
+        False, "show running points to people (no effect: claims are automatic here)"
     )
     target: int = option(16, "game points that end a match (16, or 21 for a longer one)")
     must_overtrump: bool = option(

@@ -13,6 +13,7 @@ from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
+from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.side_game import side_scale, valid_points
 
 #: Side numbers set by the engine for ``Sides.CALLED_PARTNER``: the caller's side is 0.
@@ -21,7 +22,7 @@ OTHER_SIDE = 1
 
 
 @dataclass(frozen=True)
-class SixtySix4Options(Options):
+class SixtySix4Options(FamilyOptions):
     variant_name: ClassVar[str] = "sixtysix-4"
 
     claim: str = option(
@@ -29,10 +30,8 @@ class SixtySix4Options(Options):
         "auto only: the deal ends the moment a side's pooled valid points reach 66",
         choices=("auto",),
     )
-    open_scores: bool = option(False, "show running points to people (kept for every variant)")
-    marriages: bool = option(True, "marriages (20, 40 in trumps) may be declared")
-    schneider_card_points_only: bool = option(
-        False, "the 1/2/3 scale counts the losers' card points only, not marriages"
+    open_scores: bool = option(
+        False, "show running points to people (no effect: claims are automatic here)"
     )
     target: int = option(16, "game points that end a match (also played to 21 or 26)")
     must_overtrump: bool = option(

@@ -7,6 +7,7 @@ closing), what a false claim costs, and who takes a deal nobody won with 66.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_scale
@@ -23,9 +24,13 @@ class TwoHandVariant(Variant):
     #: Manual claims, cards out, nobody at 66: the last trick's winner takes 1 point.
     played_out_last_trick: ClassVar[bool] = False
 
-    # Subclasses read these from their options.
+    #: Rules a variant fixes instead of offering as options (e.g. Schnapsen's failed close is
+    #: always "2 or 3"); read by :meth:`_opt` when the options have no such field.
+    fixed_rules: ClassVar[Mapping[str, object]] = {}
+
     def _opt(self, name: str, default: object) -> object:
-        return getattr(self.options, name, default)
+        """An option's value, else the variant's fixed rule, else the generic default."""
+        return getattr(self.options, name, self.fixed_rules.get(name, default))
 
     def _scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
         if self._opt("schneider_card_points_only", False):
