@@ -186,10 +186,14 @@ def test_forehand_sees_exactly_his_first_four_cards_before_the_call() -> None:
         assert set(other.hand) == card_set(first) and other.legal_actions == ()
     # Before trump is named nothing else is legal.
     illegal(
-        state, "play 9C", "seat 0 cannot play 9C: trump must be named first (trump C, D, H or S, or trump below)"
+        state,
+        "play 9C",
+        "seat 0 cannot play 9C: trump must be named first (trump C, D, H or S, or trump below)",
     )
     illegal(
-        state, "concede", "seat 0 cannot concede: trump must be named first (trump C, D, H or S, or trump below)"
+        state,
+        "concede",
+        "seat 0 cannot concede: trump must be named first (trump C, D, H or S, or trump below)",
     )
     act(state, "trump S")
     after = state.view(0)
