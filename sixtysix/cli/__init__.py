@@ -19,10 +19,18 @@ from sixtysix import __version__
 
 #: command name -> "module:attribute"
 COMMANDS: dict[str, str] = {
+    "analyse": "sixtysix.cli.analyse_cmd:analyse",
     "bots": "sixtysix.cli.listing:bots",
+    "duel": "sixtysix.cli.duel_cmd:duel",
+    "new-bot": "sixtysix.cli.scaffold_cmd:new_bot",
+    "new-variant": "sixtysix.cli.scaffold_cmd:new_variant",
+    "plugins": "sixtysix.cli.plugins_cmd:plugins",
+    "play": "sixtysix.cli.play_cmd:play",
     "replay": "sixtysix.cli.replay_cmd:replay",
     "rules": "sixtysix.cli.rules_cmd:rules",
     "simulate": "sixtysix.cli.simulate_cmd:simulate",
+    "tournament": "sixtysix.cli.tournament_cmd:tournament",
+    "standings": "sixtysix.cli.standings_cmd:standings",
     "variants": "sixtysix.cli.listing:variants",
 }
 

@@ -12,21 +12,42 @@ from sixtysix.core.errors import SixtySixError
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the replay contract's JSON object.")
-def replay(file: str, as_json: bool) -> None:
+@click.option(
+    "--from",
+    "sim_file",
+    type=click.Path(dir_okay=False),
+    help="Instead of FILE: a `simulate --out` file (.jsonl/.parquet); replays game --game.",
+)
+@click.option("--game", type=click.IntRange(min=0), help="With --from: the game's index.")
+def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | None) -> None:
     """Replay the game record FILE (``-`` for stdin), checking every action.
 
     Without --json, prints a readable account of each deal. With --json, prints one JSON
     object: every step with the legal actions before it, each deal's result and the match
     totals (see RECORDS.md). A record that breaks the format or the rules exits with status 2
     and one line on stderr naming the deal, the step, the seat, the action and why.
+
+    With --from FILE --game I, game I of a simulation output is regenerated from its row
+    (seed, bots, variant and options) into a full record and replayed the same way.
     """
     from sixtysix.core.records import load_record_file, load_record_text
     from sixtysix.core.replay import replay as run_replay
 
+    if (file is None) == (sim_file is None):
+        raise click.UsageError("give a record FILE, or --from FILE --game I")
+    if (sim_file is None) != (game is None):
+        raise click.UsageError("--from and --game go together")
     try:
-        raw = load_record_text(sys.stdin.read(), "stdin") if file == "-" else load_record_file(file)
+        if sim_file is not None and game is not None:
+            from sixtysix.sim.regenerate import load_row_record
+
+            raw = load_row_record(sim_file, game, registry())
+        elif file == "-":
+            raw = load_record_text(sys.stdin.read(), "stdin")
+        else:
+            raw = load_record_file(str(file))
         result = run_replay(raw, registry())
     except SixtySixError as exc:
         # Exactly one line, the message alone, so tools can match it (RECORDS.md).

@@ -14,8 +14,13 @@ from sixtysix.core.options import parse_assignments
 @click.argument("variant")
 @option_assignments()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
+@click.option(
+    "--lang", type=click.Choice(["en", "tr"]), default=None, help="Language (default: locale)."
+)
 @reports_errors
-def rules(variant: str, preset: str | None, options: tuple[str, ...], as_json: bool) -> None:
+def rules(
+    variant: str, preset: str | None, options: tuple[str, ...], as_json: bool, lang: str | None
+) -> None:
     """Show VARIANT's rules summary, its options (default and current value) and presets.
 
     \b
@@ -23,6 +28,7 @@ def rules(variant: str, preset: str | None, options: tuple[str, ...], as_json: b
       sixtysix rules 66
       sixtysix rules 66 --preset classic
       sixtysix rules schnapsen -o claim=manual --json
+      sixtysix rules 66 --lang tr
     """
     cls = registry().variant(variant)
     v = cls.configure(preset, parse_assignments(options))
@@ -42,27 +48,34 @@ def rules(variant: str, preset: str | None, options: tuple[str, ...], as_json: b
     from rich.console import Console
     from rich.table import Table
 
+    from sixtysix.i18n import translator
+    from sixtysix.i18n.rules_text import values_text
+
+    tr = translator(lang)
     console = Console()
-    aliases = f" (aliases: {', '.join(cls.aliases)})" if cls.aliases else ""
-    console.print(f"[bold]{cls.name}[/bold]{aliases} — {cls.seats} players")
-    console.print(data["summary"], highlight=False)
-    table = Table(title="Options (-o name=value)", show_lines=False)
-    for col in ("option", "values", "default", "value", "meaning"):
+    aliases = (
+        tr._(" (aliases: {names})").format(names=", ".join(cls.aliases)) if cls.aliases else ""
+    )
+    players = tr._("{n} players").format(n=cls.seats)
+    console.print(f"[bold]{cls.name}[/bold]{aliases} — {players}")
+    console.print(tr.text(str(data["summary"])), highlight=False)
+    table = Table(title=tr._("Options (-o name=value)"), show_lines=False)
+    for col in (tr._("option"), tr._("values"), tr._("default"), tr._("value"), tr._("meaning")):
         table.add_column(col)
     for spec in cls.options_class.specs():
         value = getattr(v.options, spec.name)
         table.add_row(
             spec.name,
-            spec.describe_values(),
+            values_text(tr, spec),
             _fmt(spec.default),
             _fmt(value) if value == spec.default else f"[bold]{_fmt(value)}[/bold]",
-            spec.doc,
+            tr.text(spec.doc),
         )
     console.print(table)
     if cls.presets:
-        console.print("Presets (--preset NAME):")
+        console.print(tr._("Presets (--preset NAME):"))
         for name, values in cls.presets.items():
-            shown = ", ".join(f"{k}={_fmt(x)}" for k, x in values.items()) or "all defaults"
+            shown = ", ".join(f"{k}={_fmt(x)}" for k, x in values.items()) or tr._("all defaults")
             console.print(f"  {name}: {shown}", highlight=False)
 
 

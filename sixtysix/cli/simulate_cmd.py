@@ -1,9 +1,11 @@
-"""``sixtysix simulate``: many games between computer players, totalled."""
+"""``sixtysix simulate``: many games between computer players, on every core or a Ray cluster."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +16,10 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+
+if TYPE_CHECKING:
+    from sixtysix.sim.jobs import RunReport
 
 
 @click.command()
@@ -45,6 +51,19 @@ from sixtysix.cli.common import (
     help="Bot per seat (one name for all seats); parameters as name:key=value.",
 )
 @option_assignments()
+@backend_options()
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Write one row per game to FILE: *.jsonl (JSON Lines) or *.parquet (sixtysix[parquet]).",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue the --out FILE of an earlier run of this same command up to --games.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -60,109 +79,107 @@ def simulate(
     bots: str,
     preset: str | None,
     options: tuple[str, ...],
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    out: Path | None,
+    resume: bool,
     as_json: bool,
     progress: bool | None,
 ) -> None:
-    """Play many games of VARIANT between computer players and print the totals:
-    wins and game points per seat and how the deals ended.
+    """Play many games of VARIANT between computer players and print the totals: win rates
+    and mean game points per seat with 95% confidence intervals, and how the deals ended.
 
     \b
     Examples:
-      sixtysix simulate 66 --games 100000 --seed 1
+      sixtysix simulate 66 --games 1000000 --seed 1 --out games.parquet
+      sixtysix simulate 66 --games 1000000 --seed 1 --out games.parquet --resume
       sixtysix simulate schnapsen --games 5000 -o claim=manual --json
+      sixtysix simulate 66 --games 10000000 --backend ray --address auto
       sixtysix simulate 66 --matches 200 --preset classic
 
-    Ctrl-C stops early and still prints the totals of every finished game (exit status 130).
+    Game i draws all its randomness from the master seed and i alone, so a seed gives the
+    same games with any --workers and either backend. Every row of --out can be replayed:
+    `sixtysix replay --from FILE --game I`.
+
+    Ctrl-C stops after the games in progress, keeps every finished game (in the totals and
+    in --out) and exits with status 130; --resume continues from there.
     """
-    from sixtysix.bots.base import parse_bot_spec
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
-    from sixtysix.sim.simulate import Summary, simulate_matches
-    from sixtysix.sim.simulate import simulate as run
+    from sixtysix.sim.backends import StopFlag, stop_notice
+    from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    specs = [parse_bot_spec(b) for b in bots.split(",") if b.strip()]
-    if len(specs) == 1:
-        specs = specs * v.seats
-    if len(specs) != v.seats:
-        raise InputError(f"{v.name} has {v.seats} seats; --bots names {len(specs)} bots")
-    bot_specs = [(reg.bot(name), params) for name, params in specs]
-    for seat, (cls, params) in enumerate(bot_specs):
-        cls(seat, Seed(0), params)  # validate parameters before the run starts
+    names, bot_specs = parse_bots(reg, bots, v.seats, v.name)
+    if resume and out is None:
+        raise InputError("--resume needs --out FILE: the file to continue")
+    if matches is not None and out is not None:
+        raise InputError("--out writes one row per game; it cannot be used with --matches")
     master = Seed(seed)
     total = matches if matches is not None else games
-    summary = Summary(v.seats)
-    show = sys.stderr.isatty() if progress is None else progress
-    interrupted = False
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     unit = "matches" if matches is not None else "games"
-    bar = Progress(
-        TextColumn(f"[bold]{v.name}[/bold] {unit}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(),
-        disable=not show,
-        transient=True,
-    )
-    try:
-        with bar:
-            task = bar.add_task("sim", total=total, rate="")
-
-            def advance(k: int) -> None:
-                bar.advance(task, k)
-                elapsed = bar.tasks[0].elapsed or 0.0
-                done = bar.tasks[0].completed
-                if elapsed > 0:
-                    bar.update(task, rate=f"{done / elapsed:,.0f}/s")
-
+    with build_backend(backend, workers, address) as engine, StopFlag(stop_notice) as stop:
+        with progress_bar(v.name, total, unit, progress) as (advance, start_at):
             if matches is not None:
-                simulate_matches(v, bot_specs, matches, master, advance, summary)
+                report = run_matches(
+                    MatchJob(v, tuple(bot_specs), master), matches, engine, stop, advance
+                )
             else:
-                run(v, bot_specs, games, master, advance, summary)
-    except KeyboardInterrupt:
-        interrupted = True
-    _report(
-        v.name,
-        [f"{c.name}" for c, _ in bot_specs],
-        summary,
-        matches is not None,
-        as_json,
-        seed,
-        interrupted,
-    )
-    if interrupted:
+                report = run_simulation(
+                    SimJob(v, tuple(bot_specs), master),
+                    games,
+                    engine,
+                    stop,
+                    out=out,
+                    resume=resume,
+                    bot_names=names,
+                    progress=advance,
+                    on_start=start_at,
+                )
+    if report.dropped_bytes:
+        click.echo(
+            f"Warning: dropped an incomplete last line of {out} ({report.dropped_bytes} bytes),"
+            " left by a hard stop; that game is played again.",
+            err=True,
+        )
+    _report(v.name, names, report, matches is not None, as_json, seed)
+    if report.interrupted:
+        if out is not None:
+            click.echo(
+                f"Kept {report.summary.games} finished games in {out};"
+                " add --resume to the same command to continue.",
+                err=True,
+            )
         sys.exit(EXIT_INTERRUPTED)
 
 
 def _report(
     name: str,
     bot_names: list[str],
-    summary: object,
+    report: RunReport,
     matches: bool,
     as_json: bool,
     seed: int | None,
-    interrupted: bool,
 ) -> None:
-    from sixtysix.sim.simulate import Summary
-
-    assert isinstance(summary, Summary)
+    summary = report.summary
+    unit = "matches" if matches else "games"
     data = summary.as_json()
     data.update(
         {
             "variant": name,
             "bots": bot_names,
             "seed": seed,
-            "unit": "matches" if matches else "games",
-            "interrupted": interrupted,
+            "unit": unit,
+            "interrupted": report.interrupted,
+            "played": report.played,
+            "resumed": report.resumed,
+            "seconds": round(report.seconds, 3),
+            "games_per_second": None if report.rate is None else round(report.rate, 1),
+            "backend": report.backend,
+            "workers": report.workers,
+            "out": report.out,
         }
     )
     if as_json:
@@ -173,26 +190,41 @@ def _report(
 
     console = Console()
     n = summary.games
-    unit = "matches" if matches else "games"
-    rate = f", {n / summary.elapsed:,.0f} {unit}/s" if summary.elapsed > 0 else ""
-    note = " (interrupted)" if interrupted else ""
+    rate = f", {report.rate:,.0f} {unit}/s" if report.rate else ""
+    notes = []
+    if report.resumed:
+        notes.append(f"{report.resumed} read from {report.out}")
+    if report.interrupted:
+        notes.append("interrupted")
+    note = f" ({'; '.join(notes)})" if notes else ""
+    workers = f"{report.workers} worker{'s' if report.workers != 1 else ''}"
     console.print(
-        f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals in "
-        f"{summary.elapsed:.2f} s{rate}{note}",
+        f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals; played {report.played} in "
+        f"{report.seconds:.2f} s{rate} on {report.backend} ({workers}){note}",
         highlight=False,
     )
+
+    def ci(low: float | None, high: float | None, scale: float, digits: int) -> str:
+        if low is None or high is None:
+            return "-"
+        return f"{low * scale:.{digits}f}-{high * scale:.{digits}f}"
+
     table = Table()
-    for col in ("seat", "bot", f"{unit} won", "win %", "game points", "per deal"):
+    # Totals of game points are in --json; the mean per deal is what compares.
+    columns = ("seat", "bot", f"{unit} won", "win %", "95% CI", "game pts/deal", "95% CI")
+    for col in columns:
         table.add_column(col, justify="right")
     for s in range(summary.seats):
-        wins = summary.wins[s]
+        win = summary.win_rate(s)
+        mean = summary.mean_game_points(s)
         table.add_row(
             str(s),
             bot_names[s],
-            str(wins),
-            f"{100 * wins / n:.1f}" if n else "-",
-            str(summary.game_points[s]),
-            f"{summary.game_points[s] / summary.deals:.3f}" if summary.deals else "-",
+            str(summary.wins[s]),
+            f"{100 * win.value:.1f}" if n else "-",
+            ci(win.low, win.high, 100, 1),
+            f"{mean.value:.3f}" if summary.deals else "-",
+            ci(mean.low, mean.high, 1, 3),
         )
     console.print(table)
     reasons = Table(title="How the deals ended")

@@ -592,7 +592,8 @@ class DealState:
 
     def copy(self) -> DealState:
         """An independent copy (for search); shares only immutable parts."""
-        other = DealState.__new__(DealState)
+        # type(self): a variant's DealState subclass (with ``__slots__ = ()``) stays itself.
+        other = type(self).__new__(type(self))
         for name in DealState.__slots__:
             setattr(other, name, getattr(self, name))
         other.hands = self.hands[:]

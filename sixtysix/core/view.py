@@ -8,10 +8,12 @@ seat's hand, to the talon order or to a hidden partner.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
+from sixtysix.core.options import Options
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rules import Rules
 
@@ -58,6 +60,9 @@ class View:
     solo: bool
     legal_actions: tuple[Action, ...]
     outcome: Outcome | None
+    #: The variant's option values, ``(name, value)`` in declaration order: the rules of the
+    #: game are public, and a bot needs the scoring options to value its choices.
+    options: tuple[tuple[str, bool | int | str], ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -122,4 +127,11 @@ def make_view(state: DealState, seat: int) -> View:
         solo=state.solo,
         legal_actions=legal,
         outcome=state.outcome,
+        options=_options_of(state.variant.options),
     )
+
+
+@lru_cache(maxsize=64)
+def _options_of(options: Options) -> tuple[tuple[str, bool | int | str], ...]:
+    """The option values as plain pairs (cached: views are made at every move)."""
+    return tuple((spec.name, getattr(options, spec.name)) for spec in options.specs())

@@ -33,6 +33,9 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "sixtysix.variants.sixtysix_3",
     "sixtysix.variants.sixtysix_4",
     "sixtysix.bots.random_bot",
+    "sixtysix.bots.heuristic",
+    "sixtysix.bots.pimc",
+    "sixtysix.bots.expert",
 )
 
 DISABLE_AUTOLOAD_ENV = "SIXTYSIX_DISABLE_PLUGIN_AUTOLOAD"
@@ -71,11 +74,13 @@ def make_plugin_manager(
         add(importlib.import_module(dotted), dotted)
     for i, plugin in enumerate(extra):
         add(plugin, getattr(plugin, "__name__", f"extra-{i}"))
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        errors.append(f"plugin {exc.plugin!r} is broken: {exc}")
-        pm.unregister(exc.plugin)
+    while True:  # one line per plugin with an unknown (say, misspelt) hook
+        try:
+            pm.check_pending()
+            break
+        except pluggy.PluginValidationError as exc:
+            errors.append(f"plugin {pm.get_name(exc.plugin)!r} is broken: {exc}")
+            pm.unregister(exc.plugin)
     return pm, errors
 
 
@@ -87,6 +92,8 @@ class Registry:
     aliases: dict[str, str] = field(default_factory=dict)
     bots: dict[str, type[Bot]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: Names of the plugins that loaded, in load order (``sixtysix plugins`` lists them).
+    plugins: list[str] = field(default_factory=list)
 
     def variant(self, name: str) -> type[Variant]:
         """Find a variant by name or alias, case-insensitively."""
@@ -113,7 +120,7 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
     from sixtysix.core.variant import Variant
 
     pm, errors = make_plugin_manager(autoload, extra)
-    reg = Registry(errors=errors)
+    reg = Registry(errors=errors, plugins=[name for name, _ in pm.list_name_plugin()])
     for impl in pm.hook.register_variants.get_hookimpls():
         plugin_name = impl.plugin_name
         found: list[type[Variant]] = []
@@ -145,6 +152,7 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
             reg.errors.append(str(exc))
         except Exception as exc:
             reg.errors.append(f"plugin {plugin_name!r} failed in register_bots: {exc}")
+    reg.errors[:] = [" ".join(line.split()) for line in reg.errors]  # one line each
     return reg
 
 

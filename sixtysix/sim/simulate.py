@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.random_bot import RandomBot
+from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import Phase
+from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
+from sixtysix.sim.stats import Estimate, mean_interval, wilson
 
 BotSpec = tuple[type[Bot], dict[str, str]]
 
@@ -32,10 +34,33 @@ class GameResult:
 def play_game(variant: Variant, bots: Sequence[BotSpec], master: Seed, index: int) -> GameResult:
     """Game ``index`` of a simulation: one deal, dealer ``index % seats``."""
     seed = master.child(("game", index))
-    n = variant.seats
-    dealer = index % n
-    state = variant.new_deal(variant.deal(seed, ("deal",), dealer))
-    players = [cls(seat, seed, params) for seat, (cls, params) in enumerate(bots)]
+    dealer = index % variant.seats
+    state = play_one(variant, bots, seed, dealer)
+    assert state.outcome is not None
+    return GameResult(index, dealer, state.outcome)
+
+
+def play_one(
+    variant: Variant,
+    bots: Sequence[BotSpec],
+    seed: Seed,
+    dealer: int,
+    bot_seed: Seed | None = None,
+) -> DealState:
+    """One deal dealt from ``seed`` and played to its end; ``state.history`` holds the actions.
+
+    The bots draw from ``bot_seed`` (by default ``seed`` itself, as a simulation's games do;
+    a tournament deals from one seed and seeds each seating's bots separately).
+    """
+    return play_setup(variant, bots, variant.deal(seed, ("deal",), dealer), bot_seed or seed)
+
+
+def play_setup(
+    variant: Variant, bots: Sequence[BotSpec], setup: DealSetup, bot_seed: Seed
+) -> DealState:
+    """The deal ``setup`` played to its end by ``bots`` seeded from ``bot_seed``."""
+    state = variant.new_deal(setup)
+    players = [cls(s, bot_seed, params) for s, (cls, params) in enumerate(bots)]
     # A random bot's choice depends only on the number of legal actions, so it can pick from
     # the engine's list without a view being built: the same games, several times faster.
     direct = [type(p) is RandomBot for p in players]
@@ -48,8 +73,7 @@ def play_game(variant: Variant, bots: Sequence[BotSpec], master: Seed, index: in
             state.apply_legal(p.pick(legal_actions()))
         else:
             state.apply(p.choose(state.view(s)))
-    assert state.outcome is not None
-    return GameResult(index, dealer, state.outcome)
+    return state
 
 
 def iter_games(
@@ -97,7 +121,12 @@ def iter_chunks(
 
 @dataclass
 class Summary:
-    """Totals over a simulation; :meth:`add` takes games in any order."""
+    """Totals over a simulation; :meth:`add` takes games in any order, :meth:`merge` joins
+    the totals of two workers.
+
+    Only mergeable totals are kept (counts, sums and sums of squares), which is all that the
+    confidence intervals of :mod:`sixtysix.sim.stats` need.
+    """
 
     seats: int
     games: int = 0
@@ -107,20 +136,57 @@ class Summary:
     elapsed: float = 0.0
     #: Deals played (equals ``games`` when a game is one deal).
     deals: int = 0
+    #: Per seat, the sum over deals of the squared game points (for the variance).
+    game_points_sq: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.seats
             self.game_points = [0] * self.seats
+        if not self.game_points_sq:
+            self.game_points_sq = [0] * self.seats
 
     def add(self, outcome: Outcome) -> None:
-        self.games += 1
-        self.deals += 1
-        self.reasons[str(outcome.reason)] += 1
-        for s, gp in enumerate(outcome.game_points):
-            self.game_points[s] += gp
+        self.add_game(str(outcome.reason), outcome.game_points)
+
+    def add_game(self, reason: str, game_points: Sequence[int], count: int = 1) -> None:
+        """``count`` games that ended for ``reason`` with these game points per seat."""
+        self.games += count
+        self.add_deal(reason, game_points, count)
+        for s, gp in enumerate(game_points):
             if gp > 0:
-                self.wins[s] += 1
+                self.wins[s] += count
+
+    def add_deal(self, reason: str, game_points: Sequence[int], count: int = 1) -> None:
+        """Deals of a match: totals the points and reasons, not the match wins."""
+        self.deals += count
+        self.reasons[reason] += count
+        for s, gp in enumerate(game_points):
+            self.game_points[s] += gp * count
+            self.game_points_sq[s] += gp * gp * count
+
+    def add_outcomes(self, outcomes: Iterable[Outcome]) -> None:
+        """Many games at once: grouped first, since a handful of results repeat endlessly."""
+        for (reason, gps), count in Counter((o.reason, o.game_points) for o in outcomes).items():
+            self.add_game(str(reason), gps, count)
+
+    def merge(self, other: Summary) -> None:
+        """Add another summary's totals (say, a worker's chunk) to this one."""
+        self.games += other.games
+        self.deals += other.deals
+        self.reasons.update(other.reasons)
+        for s in range(self.seats):
+            self.wins[s] += other.wins[s]
+            self.game_points[s] += other.game_points[s]
+            self.game_points_sq[s] += other.game_points_sq[s]
+
+    def win_rate(self, seat: int) -> Estimate:
+        """The share of games (or matches) the seat won, with its 95% Wilson interval."""
+        return wilson(self.wins[seat], self.games)
+
+    def mean_game_points(self, seat: int) -> Estimate:
+        """The seat's mean game points per deal, with its 95% interval."""
+        return mean_interval(self.game_points[seat], self.game_points_sq[seat], self.deals)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -131,6 +197,12 @@ class Summary:
             "reasons": dict(sorted(self.reasons.items())),
             "seconds": round(self.elapsed, 3),
             "games_per_second": round(self.games / self.elapsed, 1) if self.elapsed else None,
+            "win_rate": [self.win_rate(s).as_json() for s in range(self.seats)],
+            "mean_game_points": [self.mean_game_points(s).as_json() for s in range(self.seats)],
+            "reason_shares": {
+                reason: round(count / self.deals, 4)
+                for reason, count in sorted(self.reasons.items())
+            },
         }
 
 
@@ -151,8 +223,7 @@ def simulate(
     start = time.perf_counter()
     try:
         for chunk in iter_chunks(variant, bots, seed, 0, games, use_fast):
-            for result in chunk:
-                summary.add(result.outcome)
+            summary.add_outcomes(result.outcome for result in chunk)
             if progress is not None:
                 progress(len(chunk))
     finally:
@@ -179,11 +250,8 @@ def simulate_matches(
             players = [cls(s, mseed, params).choose for s, (cls, params) in enumerate(bots)]
             result = play_match(variant, players, mseed)
             summary.games += 1
-            summary.deals += len(result.outcomes)
             for outcome in result.outcomes:
-                summary.reasons[str(outcome.reason)] += 1
-                for s, gp in enumerate(outcome.game_points):
-                    summary.game_points[s] += gp
+                summary.add_deal(str(outcome.reason), outcome.game_points)
             for s in result.winners:
                 summary.wins[s] += 1
             if progress is not None:

@@ -35,7 +35,7 @@ class Schnapsen(TwoHandVariant):
     nobody reaches 66 the last trick's winner takes the deal. A match (Bummerl) is 7 points."""
 
     name = "schnapsen"
-    aliases = ()
+    aliases: ClassVar[tuple[str, ...]] = ()
     description = "Schnapsen: 20 cards, 5 each, jack exchange, zudrehen, no last-trick bonus"
     options_class = SchnapsenOptions
     # RULES.md defines no preset for Schnapsen (``portal`` and ``classic`` are 66's).

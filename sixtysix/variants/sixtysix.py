@@ -49,7 +49,7 @@ class SixtySix(TwoHandVariant):
     exchange, closing, the last-trick bonus; 66 wins 1, 2 or 3 game points; a match to 7."""
 
     name = "sixtysix"
-    aliases = ("66", "altmisalti")
+    aliases: ClassVar[tuple[str, ...]] = ("66", "altmisalti")
     description = "two-player 66 (Altmışaltı): 24 cards, talon, marriages, closing"
     options_class = SixtySixOptions
     presets: ClassVar[dict[str, dict[str, object]]] = {

@@ -59,7 +59,7 @@ class SixtySix3(Variant):
     is played to 16 (or 21)."""
 
     name = "sixtysix-3"
-    aliases = ("66-3",)
+    aliases: ClassVar[tuple[str, ...]] = ("66-3",)
     seats = 3
     description = "three-player 66: 8 cards each, called trump, a declarer against two partners"
     options_class = SixtySix3Options

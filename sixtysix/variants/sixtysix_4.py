@@ -64,7 +64,7 @@ class SixtySix4(Variant):
     double with solo_loss=double). Nobody at 66: nobody scores. A match to 16 (21 or 26)."""
 
     name = "sixtysix-4"
-    aliases = ("66-4",)
+    aliases: ClassVar[tuple[str, ...]] = ("66-4",)
     seats = 4
     description = "four-player 66: trump called after 4 cards, a partner called by an ace, or solo"
     options_class = SixtySix4Options

@@ -1,0 +1,463 @@
+"""Strength against the peer: one of our bots inside the ``schnapsen`` package's own engine,
+against that package's strongest bot, ``RdeepBot`` (64 samples, depth 8 by default).
+
+Why inside *their* engine: their rules then judge every move and every deal, so nothing in our
+engine can flatter our bot. Our bot plays through an adapter (:class:`SixtySixPlayer`, a
+``schnapsen.game.Bot``) that builds one of our :class:`~sixtysix.core.view.View` objects from
+their ``PlayerPerspective`` and its public history, asks our bot, and maps the answer back to
+one of their ``valid_moves()``. The view holds only what the perspective shows a player:
+nothing is read from their hidden state.
+
+Rules, theirs against our ``schnapsen`` (see ``docs/peer-schnapsen-notes.md``), and how the
+adapter matches them:
+
+* no closing: our variant is configured with ``closing=false`` (so our bot, and any search it
+  runs on our engine, never counts on a close), and ``close`` is never offered;
+* automatic end at 66 only: our default ``claim=auto``;
+* the trump jack may be exchanged while the talon is not empty (size >= 2, no trick needed):
+  our defaults ``exchange_min_talon=2``, ``exchange_needs_trick=false``; their separate
+  ``TrumpExchange`` move is our ``exchange``, after which they ask for the lead again;
+* a marriage always leads the king: our ``marry X`` is followed by a second view in which the
+  only legal action is ``play KX``, and the pair becomes their single ``Marriage`` move;
+* marriages in the strict phase, no last-trick bonus, the last trick's winner takes a deal
+  nobody won with 66, game points 1/2/3: the same in both;
+* their deal is one deal with ``bot1`` leading; our view calls that seat 0 and the other seat
+  the dealer;
+* one difference cannot be expressed by our options: their marriage points stay pending until
+  the declarer wins a trick *after* declaring, ours count at once when the seat already has a
+  trick. Our bot therefore values a late marriage slightly higher than their engine pays it.
+
+Each deal is played twice from the same shuffle (their ``play_game`` uses its ``rng`` only to
+shuffle), with the seats swapped, so the figure is over seat-swapped deals. The peer is never a
+dependency of the project: run this from a separate virtual environment that has both::
+
+    python -m venv /tmp/bench2
+    /tmp/bench2/bin/pip install -e . -r benchmarks/requirements-peer.txt
+    /tmp/bench2/bin/python benchmarks/strength_vs_schnapsen_package.py --deals 500 --jobs 2
+
+Our bot defaults to ``expert``; while it is not installed the script says so and plays
+``heuristic``. Target (issue 6): at least 70% of the games won, over at least 500 deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from schnapsen.bots import RdeepBot
+from schnapsen.deck import Card as PeerCard
+from schnapsen.deck import Rank, Suit
+from schnapsen.game import (
+    Bot as PeerBot,
+)
+from schnapsen.game import (
+    ExchangeTrick,
+    GamePhase,
+    Marriage,
+    Move,
+    PlayerPerspective,
+    RegularMove,
+    RegularTrick,
+    SchnapsenGamePlayEngine,
+    TrumpExchange,
+)
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.heuristic import beats
+from sixtysix.bots.levels import resolve_player
+from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY, Action
+from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import Phase
+from sixtysix.core.view import View
+from sixtysix.sim.duel import TimeStats, wilson_interval
+from sixtysix.variants.schnapsen import Schnapsen
+
+TARGET = 0.70
+#: Our variant configured to their rules where an option exists (see the module doc).
+PEER_RULES = {"closing": False, "claim": "auto", "exchange_min_talon": 2}
+
+_SUIT = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+_RANK = {Rank.JACK: JACK, Rank.QUEEN: QUEEN, Rank.KING: KING, Rank.TEN: TEN, Rank.ACE: ACE}
+_PEER_SUIT = {v: k for k, v in _SUIT.items()}
+_PEER_RANK = {v: k for k, v in _RANK.items()}
+
+
+def ours(card: PeerCard) -> int:
+    return _SUIT[card.suit] * 6 + _RANK[card.rank]
+
+
+def theirs(card: int) -> PeerCard:
+    return PeerCard.get_card(_PEER_RANK[card % 6], _PEER_SUIT[card // 6])
+
+
+def peer_variant() -> Schnapsen:
+    return Schnapsen.configure(None, PEER_RULES)
+
+
+class PublicRecord:
+    """Our seat's public record of the deal so far, rebuilt from the perspective's history."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.history: list[tuple[int, int]] = []
+        self.tricks = [0, 0]
+        self.card_points = [0, 0]
+        self.marriages: list[list[int]] = [[], []]
+        self.known = [0, 0]
+        self.played = 0
+        self.trick: list[tuple[int, int]] = []
+
+    def play(self, seat: int, card: int) -> None:
+        self.history.append((seat, card))
+        self.played |= 1 << card
+        self.known[seat] &= ~(1 << card)
+        self.trick.append((seat, card))
+
+    def lead(self, seat: int, move: Move) -> None:
+        if move.is_marriage():
+            marriage = move.as_marriage()
+            king, queen = ours(marriage.king_card), ours(marriage.queen_card)
+            suit = king // 6
+            self.history.append((seat, MARRY + suit))
+            self.marriages[seat].append(suit)
+            self.known[seat] |= (1 << king) | (1 << queen)
+            self.play(seat, king)
+        else:
+            self.play(seat, ours(move.as_regular_move().card))
+
+
+def build_view(
+    perspective: PlayerPerspective, leader_move: Move | None, variant: Schnapsen
+) -> View:
+    """Our view of the seat that ``perspective`` belongs to: its cards and public facts only."""
+    past = perspective.get_game_history()[:-1]
+    first = past[0][0] if past else perspective
+    me = 0 if first.am_i_leader() else 1
+    opp = 1 - me
+    rec = PublicRecord(me)
+    trump = _SUIT[perspective.get_trump_suit()]
+    for then, trick in past:
+        leader = me if then.am_i_leader() else opp
+        if isinstance(trick, ExchangeTrick):
+            rec.history.append((leader, EXCHANGE))
+            rec.known[leader] |= 1 << ours(trick.trump_card)
+            continue
+        assert isinstance(trick, RegularTrick)
+        rec.trick = []
+        rec.lead(leader, trick.leader_move)
+        rec.play(1 - leader, ours(trick.follower_move.card))
+        (_, lead_card), (_, follow_card) = rec.trick
+        winner = 1 - leader if beats(follow_card, lead_card, trump) else leader
+        rec.tricks[winner] += 1
+        rec.card_points[winner] += POINTS[lead_card] + POINTS[follow_card]
+        turnup = then.get_trump_card()
+        if then.get_talon_size() == 2 and turnup is not None:
+            rec.known[1 - winner] |= 1 << ours(turnup)  # the loser draws the turn-up
+        rec.trick = []
+    if leader_move is not None:
+        rec.lead(opp, leader_move)
+    hand = sorted(ours(c) for c in perspective.get_hand().get_cards())
+    legal = sorted({_action(m) for m in perspective.valid_moves()})
+    turnup = perspective.get_trump_card()
+    view = View(
+        variant=variant.name,
+        rules=variant.rules,
+        seat=me,
+        seats=2,
+        dealer=1,
+        phase=int(Phase.PLAY),
+        to_act=me,
+        hand=tuple(CARDS[c] for c in hand),
+        trump=trump,
+        turnup=None if turnup is None else CARDS[ours(turnup)],
+        talon_size=perspective.get_talon_size(),
+        closed_by=None,
+        leader=opp if leader_move is not None else me,
+        trick=tuple((s, CARDS[c]) for s, c in rec.trick),
+        history=tuple((s, ACTIONS[a]) for s, a in rec.history),
+        tricks=tuple(rec.tricks),
+        card_points=tuple(rec.card_points),
+        marriages=tuple(tuple(m) for m in rec.marriages),
+        known=tuple(frozenset(CARDS[c] for c in range(24) if k >> c & 1) for k in rec.known),
+        played=frozenset(CARDS[c] for c in range(24) if rec.played >> c & 1),
+        declarer=None,
+        called_ace=None,
+        partner=None,
+        solo=False,
+        legal_actions=tuple(ACTIONS[a] for a in legal),
+        outcome=None,
+        options=tuple((s.name, getattr(variant.options, s.name)) for s in variant.options.specs()),
+    )
+    check_view(view, perspective, leader_move)
+    return view
+
+
+def _action(move: Move) -> int:
+    if move.is_trump_exchange():
+        return EXCHANGE
+    if move.is_marriage():
+        return MARRY + _SUIT[move.as_marriage().suit]
+    return ours(move.as_regular_move().card)
+
+
+def check_view(view: View, perspective: PlayerPerspective, leader_move: Move | None) -> None:
+    """Cross-check the rebuilt view against what the perspective states directly.
+
+    Why: the adapter is the one place where the two engines could silently disagree; a wrong
+    view would make the measurement meaningless, so every view is checked as it is made.
+    """
+    won = sum(POINTS[ours(c)] for c in perspective.get_won_cards().get_cards())
+    assert view.card_points[view.seat] == won, "card points of our seat disagree"
+    theirs_won = perspective.get_opponent_won_cards().get_cards()
+    assert view.card_points[1 - view.seat] == sum(POINTS[ours(c)] for c in theirs_won)
+    unseen = view.unseen()
+    opp_hand = len(view.hand) - (1 if leader_move is not None else 0)
+    hidden_talon = view.talon_size - (1 if view.turnup is not None else 0)
+    known_opp = len(view.known[1 - view.seat])
+    assert len(unseen) == opp_hand - known_opp + hidden_talon, "unseen cards do not add up"
+    if perspective.get_phase() == GamePhase.ONE:
+        said = {ours(c) for c in perspective.get_known_cards_of_opponent_hand().get_cards()}
+        mine = {int(c) for c in view.known[1 - view.seat]}
+        if leader_move is not None:
+            # Theirs reads the hand before the lead: the led card is still in it, and a
+            # marriage's queen, just shown, is not yet a card "of a past trick".
+            said -= {ours(c) for c in leader_move.cards}
+            if leader_move.is_marriage():
+                mine.discard(ours(leader_move.as_marriage().queen_card))
+        assert mine == said, f"known opponent cards disagree: {mine} != {said}"
+
+
+class SixtySixPlayer(PeerBot):
+    """One of our bots as a player of the ``schnapsen`` package."""
+
+    def __init__(self, bot: Bot, variant: Schnapsen, name: str) -> None:
+        super().__init__(name)
+        self.bot = bot
+        self.variant = variant
+        self.times: list[float] = []
+
+    def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
+        start = time.perf_counter()
+        view = build_view(perspective, leader_move, self.variant)
+        action = self.bot.choose(view)
+        if action not in view.legal_actions:
+            raise RuntimeError(f"our bot chose {action} outside {view.legal_actions}")
+        if MARRY <= action < MARRY + 4:
+            suit = action - MARRY
+            king = suit * 6 + KING
+            second = self.bot.choose(after_marriage(view, action))
+            if second != king:
+                raise RuntimeError(f"our bot led {second} after marrying; only the king is legal")
+            move: Move = Marriage(theirs(suit * 6 + QUEEN), theirs(king))
+        elif action == EXCHANGE:
+            move = TrumpExchange(theirs(_exchange_jack(view)))
+        else:
+            move = RegularMove(theirs(int(action)))
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+def _exchange_jack(view: View) -> int:
+    assert view.trump is not None
+    return view.trump * 6 + JACK
+
+
+def after_marriage(view: View, action: Action) -> View:
+    """Our view right after ``marry``: the pair is known, and only the king may be led."""
+    from dataclasses import replace
+
+    suit = action - MARRY
+    king, queen = CARDS[suit * 6 + KING], CARDS[suit * 6 + QUEEN]
+    seat = view.seat
+    known = tuple(k | {king, queen} if s == seat else k for s, k in enumerate(view.known))
+    marriages = tuple((*m, suit) if s == seat else m for s, m in enumerate(view.marriages))
+    return replace(
+        view,
+        history=(*view.history, (seat, ACTIONS[action])),
+        known=known,
+        marriages=marriages,
+        legal_actions=(ACTIONS[int(king)],),
+    )
+
+
+class Timed(PeerBot):
+    """Their bot, timed per move."""
+
+    def __init__(self, inner: PeerBot, name: str) -> None:
+        super().__init__(name)
+        self.inner = inner
+        self.times: list[float] = []
+
+    def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
+        start = time.perf_counter()
+        move = self.inner.get_move(perspective, leader_move=leader_move)
+        self.times.append(time.perf_counter() - start)
+        return move
+
+
+@dataclass(frozen=True)
+class Game:
+    deal: int
+    ours_first: bool
+    won: bool
+    game_points: int
+    our_times: tuple[float, ...]
+    their_times: tuple[float, ...]
+
+
+def play_deal(deal: int, seed: int, spec: str, samples: int, depth: int) -> tuple[Game, Game]:
+    """Deal ``deal`` twice from one shuffle: our bot leading first, then theirs."""
+    engine = SchnapsenGamePlayEngine()
+    variant = peer_variant()
+    _, cls, params = resolve_player(spec)
+    master = random.Random(f"{seed}/{deal}")
+    shuffle_seed = master.getrandbits(64)
+    games = []
+    for g, ours_first in enumerate((True, False)):
+        bot = cls(0 if ours_first else 1, Seed(seed).child(("peer", deal, g)), params)
+        mine = SixtySixPlayer(bot, variant, "sixtysix")
+        rdeep = RdeepBot(samples, depth, random.Random(master.getrandbits(64)), name="rdeep")
+        other = Timed(rdeep, "rdeep")
+        first, second = (mine, other) if ours_first else (other, mine)
+        winner, points, _ = engine.play_game(first, second, random.Random(shuffle_seed))
+        games.append(
+            Game(deal, ours_first, winner is mine, points, tuple(mine.times), tuple(other.times))
+        )
+    return games[0], games[1]
+
+
+def choose_bot(spec: str | None) -> str:
+    """The bot to measure: ``spec``, else ``expert``, else ``heuristic`` (saying why)."""
+    if spec:
+        resolve_player(spec)  # a clear error now rather than in a worker
+        return spec
+    try:
+        resolve_player("expert")
+    except Exception:
+        print(
+            "note: the 'expert' bot is not installed yet; measuring 'heuristic' instead",
+            file=sys.stderr,
+        )
+        return "heuristic"
+    return "expert"
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    spec = choose_bot(args.bot)
+    start = time.perf_counter()
+    games: list[Game] = []
+    interrupted = False
+    jobs = max(1, args.jobs)
+    try:
+        if jobs == 1:
+            for d in range(args.deals):
+                games.extend(play_deal(d, args.seed, spec, args.samples, args.depth))
+                _progress(len(games) // 2, args.deals, start)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [
+                    pool.submit(play_deal, d, args.seed, spec, args.samples, args.depth)
+                    for d in range(args.deals)
+                ]
+                for future in futures:
+                    games.extend(future.result())
+                    _progress(len(games) // 2, args.deals, start)
+    except KeyboardInterrupt:
+        interrupted = True
+    print(file=sys.stderr)
+    return summarize(games, spec, args, time.perf_counter() - start, interrupted)
+
+
+def _progress(done: int, total: int, start: float) -> None:
+    elapsed = time.perf_counter() - start
+    print(f"\r{done}/{total} deals, {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
+
+
+def summarize(
+    games: Sequence[Game], spec: str, args: argparse.Namespace, seconds: float, interrupted: bool
+) -> dict[str, Any]:
+    won = sum(g.won for g in games)
+    rate = wilson_interval(won, len(games))
+    ours_points = sum(g.game_points for g in games if g.won)
+    their_points = sum(g.game_points for g in games if not g.won)
+    n = max(len(games), 1)
+    return {
+        "peer": f"schnapsen {metadata.version('schnapsen')}",
+        "opponent": f"RdeepBot(num_samples={args.samples}, depth={args.depth})",
+        "ours": spec,
+        "rules": PEER_RULES,
+        "seed": args.seed,
+        "deals": len(games) // 2,
+        "games": len(games),
+        "won": won,
+        "win_rate": rate.as_json(),
+        "target": TARGET,
+        "target_met": rate.estimate >= TARGET and len(games) >= 1000,
+        "game_points_per_game": {"ours": ours_points / n, "theirs": their_points / n},
+        "time_per_move": {
+            "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
+            "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
+        },
+        "seconds": round(seconds, 1),
+        "interrupted": interrupted,
+    }
+
+
+def report(data: dict[str, Any]) -> str:
+    rate = data["win_rate"]
+    lines = [
+        f"{data['peer']}: ours ({data['ours']}) against {data['opponent']},"
+        f" their engine, rules matched by {data['rules']}",
+        f"{data['deals']} deals x 2 seatings = {data['games']} games in {data['seconds']} s"
+        + (" (interrupted)" if data["interrupted"] else ""),
+    ]
+    if data["games"]:
+        verdict = "met" if data["target_met"] else "NOT met"
+        lines.append(
+            f"ours won {data['won']} of {data['games']} games: {100 * rate['estimate']:.1f}%"
+            f" (95% CI {100 * rate['low']:.1f}-{100 * rate['high']:.1f}%);"
+            f" target >= {100 * TARGET:.0f}% over >= 500 deals: {verdict}"
+        )
+        gp = data["game_points_per_game"]
+        lines.append(f"game points per game: ours {gp['ours']:.3f}, theirs {gp['theirs']:.3f}")
+        for who in ("ours", "theirs"):
+            t = data["time_per_move"][who]
+            lines.append(
+                f"time per move, {who}: mean {t['mean_ms']} ms, median {t['median_ms']} ms,"
+                f" p95 {t['p95_ms']} ms ({t['moves']} moves)"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Our bot inside the `schnapsen` package's engine against its RdeepBot.",
+        epilog=__doc__.split("::", 1)[1].split("\n\n")[0] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--deals", type=int, default=500, help="deals, each played twice")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the shuffles and bots")
+    parser.add_argument("--bot", default=None, help="our bot spec or @level (default expert)")
+    parser.add_argument("--samples", type=int, default=64, help="RdeepBot samples per move")
+    parser.add_argument("--depth", type=int, default=8, help="RdeepBot rollout depth")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.samples < 1 or args.depth < 1:
+        parser.error("--deals, --samples and --depth must be at least 1")
+    data = run(args)
+    print(json.dumps(data, indent=2) if args.json else report(data))
+    return 130 if data["interrupted"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,552 @@
+"""The ``heuristic`` bot: a sound rule-based player that reads nothing but its seat's view.
+
+Why rules and not search: this is the instant, explainable opponent for people (the ``medium``
+level, and with ``noise`` the ``easy`` one) and the yardstick the search players must beat. It
+names no variant: everything it knows comes from the generic :class:`~sixtysix.core.rules.Rules`
+and the public facts of the :class:`~sixtysix.core.view.View`, so it plays any well-formed
+variant, built in or from a plugin.
+
+How it decides, in the order a seat meets the decisions:
+
+* **trump call** (three and four players): the suit of its first cards with the most strength
+  (aces, tens, length, a marriage), or trump *from below* when nothing is worth naming;
+* **partner call** (four players): solo with a very strong hand, else the ace of the trump
+  suit when callable, else the ace of the suit in which it holds the ten or the most cards;
+* **claim** (manual mode) exactly when its side's valid points reach the winning total;
+* **concede** (three players) only before the first card and with a hopeless hand;
+* **exchange** whenever offered; **close** when its valid points plus the points of its sure
+  winners (top trumps, then top side cards once the trumps are drawn) reach the winning total;
+* **marriage** whenever it can declare one (the one in trumps first);
+* **card play**: every legal card gets a score, the expected points of the trick for its side
+  (the chance the card, or a partner's card, stands against the seats still to play, from the
+  unseen cards, the known cards and the voids revealed by strict play), minus what the card is
+  worth kept in hand (its own points times its chance to win later, its trick-taking power, a
+  marriage it could still make), plus a bonus or a penalty when the trick would end the deal.
+  That one rule gives the classic habits: lead low non-trumps, keep trumps and marriage
+  cards, take aces and tens with cheap winners, trump only what is worth it, give points to
+  a partner who is sure to win, cash sure winners when they finish the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from math import comb
+from typing import ClassVar
+
+from sixtysix.bots.base import Bot
+from sixtysix.core.actions import (
+    CLAIM,
+    CLOSE,
+    CONCEDE,
+    EXCHANGE,
+    MARRY,
+    PARTNER,
+    SOLO,
+    TRUMP,
+    TRUMP_BELOW,
+    Action,
+)
+from sixtysix.core.cards import ABOVE, ACE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, TEN, mask_of
+from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.rng import Seed
+from sixtysix.core.rules import Sides
+from sixtysix.core.state import Phase
+from sixtysix.core.view import View
+from sixtysix.plugins import hookimpl
+
+#: Points a side gains, in this bot's scale, by ending the deal as the winner (and loses when
+#: the other side does): larger than any trick, so finishing a deal comes first.
+DEAL_END = 40.0
+#: Expected card points a seat still to play adds to a trick (mostly low discards).
+LATER_CARD = 2.5
+#: How strong a suit must be to be named trump (see :func:`suit_strength`); below it a seat
+#: that may takes trump from below.
+WEAK_TRUMP = 2.5
+#: Sure tricks (see :func:`sure_tricks`) a four-player forehand needs to play solo.
+SOLO_TRICKS = 4.0
+#: Expected tricks below which a three-player declarer concedes before the first card.
+HOPELESS_TRICKS = 1.0
+
+#: Rank weights for a suit's strength as trump (9 J Q K T A).
+_TRUMP_WEIGHT = (0.8, 1.0, 1.2, 1.5, 2.5, 3.0)
+
+
+def marriage_value(suit: int, trump: int) -> int:
+    return 40 if suit == trump else 20
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` played now takes the lead from ``best`` (the trick's winning card)."""
+    if card // 6 == best // 6:
+        return card > best
+    return card // 6 == trump
+
+
+class Reading:
+    """What the bot works out from one view: teams, hand sizes, voids, unseen pools.
+
+    Everything here is derived from the view's public facts and the seat's own cards; it is
+    recomputed for every decision, since a view is all the bot ever receives.
+    """
+
+    def __init__(self, view: View) -> None:
+        v = view
+        self.view = v
+        self.me = v.seat
+        self.n = v.seats
+        self.rules = v.rules
+        self.trump = -1 if v.trump is None else int(v.trump)
+        self.hand = mask_of(v.hand)
+        self.played = mask_of(v.played)
+        self.known = [mask_of(k) for k in v.known]
+        self.unseen = mask_of(v.unseen())
+        closed = v.closed_by is not None
+        self.strict = v.rules.strict_always or closed or v.talon_size == 0
+        in_play = v.rules.deck & ~self.hand & ~self.played
+        if closed and v.turnup is not None:
+            in_play &= ~(1 << v.turnup)  # the turn-up stays under the closed talon
+        #: Cards not ours and not yet played that can still fall in a trick.
+        self.in_play = in_play
+        self.mates, self.foes = self._teams()
+        self.voids = self._voids()
+        plays = [0] * self.n
+        for seat, action in v.history:
+            if action < NUM_CARDS:
+                plays[seat] += 1
+        mine = len(v.hand)
+        #: Cards each seat holds now (every seat draws alike, so the play counts tell).
+        self.hand_sizes = [mine + plays[self.me] - plays[s] for s in range(self.n)]
+
+    # ------------------------------------------------------------------ teams
+
+    def _teams(self) -> tuple[frozenset[int], frozenset[int]]:
+        """Seats known to be partners of this seat, and seats known to be against it.
+
+        A seat in neither is unknown: the hidden partner of four-player 66 before the called
+        ace falls (unless the voids already tell who holds it).
+        """
+        v = self.view
+        me = self.me
+        others = frozenset(s for s in range(self.n) if s != me)
+        declarer = v.declarer
+        sides = v.rules.sides
+        if sides == Sides.SEATS or declarer is None:
+            return frozenset(), others
+        if sides == Sides.DECLARER or v.solo:
+            if me == declarer:
+                return frozenset(), others
+            return others - {declarer}, frozenset({declarer})
+        partner = v.partner if v.partner is not None else self._deduced_partner()
+        if partner is not None:
+            caller_side = frozenset({declarer, partner})
+            if me in caller_side:
+                return caller_side - {me}, others - caller_side
+            return others - caller_side, caller_side
+        if me == declarer:
+            return frozenset(), frozenset()
+        return frozenset(), frozenset({declarer})
+
+    def _deduced_partner(self) -> int | None:
+        """The called ace's holder when strict play has shown every other candidate void."""
+        v = self.view
+        if v.called_ace is None or v.declarer is None:
+            return None
+        suit = v.called_ace // 6
+        voids = self._voids()
+        candidates = [
+            s for s in range(self.n) if s not in (v.declarer, self.me) and not voids[s] >> suit & 1
+        ]
+        # This seat is not the holder (else the view would name the partner).
+        return candidates[0] if len(candidates) == 1 else None
+
+    def _voids(self) -> list[int]:
+        """Per seat, a 4-bit mask of suits it has shown to hold no more of.
+
+        Only strict-phase tricks tell: there a follower who does not follow suit has none of
+        it, and one who then does not trump has no trumps either.
+        """
+        v = self.view
+        r = v.rules
+        voids = [0] * self.n
+        trump = self.trump
+        dealt = r.hand_size * self.n
+        talon = max(r.deck.bit_count() - dealt, 0)
+        # Tricks after which the talon is exhausted (draws happen while it lasts).
+        open_tricks = 0 if r.strict_always or r.turnup_after_round is None else talon // self.n
+        trick_no = 0
+        trick: list[tuple[int, int]] = []
+        closed_at: int | None = None
+        for seat, action in v.history:
+            if action == CLOSE:
+                closed_at = trick_no
+                continue
+            if action >= NUM_CARDS:
+                continue
+            trick.append((seat, action))
+            if len(trick) == 1:
+                continue
+            strict = (
+                r.strict_always
+                or trick_no >= open_tricks
+                or (closed_at is not None and trick_no >= closed_at)
+            )
+            if strict:
+                led = trick[0][1] // 6
+                if action // 6 != led:
+                    voids[seat] |= 1 << led
+                    if trump >= 0 and action // 6 != trump:
+                        voids[seat] |= 1 << trump
+            if len(trick) == self.n:
+                trick = []
+                trick_no += 1
+        return voids
+
+    # ------------------------------------------------------------------ probabilities
+
+    def p_holds(self, seat: int, cards: int) -> float:
+        """Chance that ``seat`` holds at least one of ``cards``, from what this seat knows."""
+        if cards & self.known[seat]:
+            return 1.0
+        pool = self.unseen
+        for suit in range(4):
+            if self.voids[seat] >> suit & 1:
+                pool &= ~SUIT_MASK[suit]
+        k = (cards & pool).bit_count()
+        if not k:
+            return 0.0
+        free = self.hand_sizes[seat] - self.known[seat].bit_count()
+        size = pool.bit_count()
+        if free <= 0:
+            return 0.0
+        if free >= size:
+            return 1.0
+        return 1.0 - comb(size - k, free) / comb(size, free)
+
+    def p_void(self, seat: int, suit: int) -> float:
+        if self.voids[seat] >> suit & 1:
+            return 1.0
+        return 1.0 - self.p_holds(seat, SUIT_MASK[suit] & self.in_play)
+
+    def p_stands(self, card: int, led: int, later: Sequence[int], stake: float) -> float:
+        """Chance that ``card``, now winning the trick, is not beaten by the seats to come.
+
+        Partners of this seat are no threat; unknown seats count as opponents. In the strict
+        phase duties decide (a follower must head or trump if he can); in the open phase a
+        follower beats only when it pays, which ``stake`` (the trick's points) measures.
+        """
+        trump = self.trump
+        p = 1.0
+        higher = ABOVE[card] & self.in_play
+        suit = card // 6
+        for seat in later:
+            if seat in self.mates:
+                continue
+            if self.strict:
+                if suit == led:
+                    beat = self.p_holds(seat, higher)
+                    if suit != trump and trump >= 0:
+                        beat += (
+                            (1.0 - beat)
+                            * self.p_void(seat, led)
+                            * self.p_holds(seat, SUIT_MASK[trump] & self.in_play)
+                        )
+                else:  # a trump on a non-trump lead
+                    beat = self.p_void(seat, led) * self.p_holds(seat, higher)
+            else:
+                willing = 0.85 if stake >= 10 else 0.35
+                beat = self.p_holds(seat, higher) * (0.9 if suit != trump else willing)
+                if suit != trump and trump >= 0:
+                    trumps = SUIT_MASK[trump] & self.in_play
+                    beat += (1.0 - beat) * self.p_holds(seat, trumps) * willing
+            p *= 1.0 - min(beat, 1.0)
+        return p
+
+    # ------------------------------------------------------------------ values
+
+    def side_points(self, seats: frozenset[int], with_trick: bool = False) -> int:
+        """Valid points of ``seats``: card points, plus marriages once the side has a trick."""
+        v = self.view
+        pts = sum(v.card_points[s] for s in seats)
+        if with_trick or any(v.tricks[s] for s in seats):
+            pts += sum(marriage_value(m, self.trump) for s in seats for m in v.marriages[s])
+        return pts
+
+    def marriages_possible(self) -> bool:
+        r = self.rules
+        return r.marriages and (r.marriage_after_close or not self.strict)
+
+    def keep_value(self, card: int) -> float:
+        """What ``card`` is worth kept in hand: points it may still win, power, a marriage."""
+        suit, rank = divmod(card, 6)
+        pts = POINTS[card]
+        above = ABOVE[card] & self.in_play
+        if suit == self.trump:
+            future = 1.0 if not above else 0.55 + 0.07 * rank
+            # While the talon is open a trump can still take an ace or a ten at will.
+            power = (3.0 if self.strict else 6.0) + rank
+            r = self.rules
+            turnup = self.view.turnup
+            if r.exchange and rank == r.exchange_rank and turnup is not None and not self.strict:
+                power += POINTS[turnup] + 2.0  # the exchange card is worth the turn-up
+        else:
+            future = (0.65 if not self.strict else 0.8) if not above else 0.25
+            power = 2.0 if not above else 0.0
+        value = pts * future + power
+        if rank in (KING, QUEEN) and self.marriages_possible():
+            other = suit * 6 + (QUEEN if rank == KING else KING)
+            worth = marriage_value(suit, self.trump)
+            if self.hand >> other & 1:
+                value += 0.8 * worth
+            elif self.unseen >> other & 1 and not self.strict and self.view.talon_size > 0:
+                value += 0.1 * worth
+        return value
+
+    def marriage_in_hand(self) -> int:
+        """The best marriage this seat could declare on a later lead (0 if none)."""
+        if not self.marriages_possible():
+            return 0
+        best = 0
+        for suit in range(4):
+            kq = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+            if self.hand & kq == kq:
+                best = max(best, marriage_value(suit, self.trump))
+        return best
+
+    def later_seats(self) -> list[int]:
+        """Seats that play to the current trick after this one."""
+        done = len(self.view.trick)
+        return [(self.me + i) % self.n for i in range(1, self.n - done)]
+
+    def play_score(self, card: int) -> float:
+        """Expected points for this seat's side of playing ``card`` now (see module doc)."""
+        v = self.view
+        trump = self.trump
+        trick = v.trick
+        later = self.later_seats()
+        stake = sum(POINTS[c] for _, c in trick) + POINTS[card] + LATER_CARD * len(later)
+        if trick:
+            led = trick[0][1] // 6
+            win_seat, win_card = trick[0]
+            for seat, c in trick[1:]:
+                if beats(c, win_card, trump):
+                    win_seat, win_card = seat, c
+            if beats(card, win_card, trump):
+                p = self.p_stands(card, led, later, stake)
+            elif win_seat in self.mates:
+                p = self.p_stands(win_card, led, later, stake)
+            else:
+                p = 0.0
+        else:
+            led = card // 6
+            p = self.p_stands(card, led, later, stake)
+        score = (2.0 * p - 1.0) * stake - self.keep_value(card)
+        mine = self.mates | {self.me}
+        goal = self.rules.winning_points
+        if self.side_points(mine, with_trick=True) + stake >= goal:
+            score += p * DEAL_END
+        if self.foes and self.side_points(self.foes, with_trick=True) + stake >= goal:
+            score -= (1.0 - p) * DEAL_END
+        if self.n == 2 and self.view.talon_size > 0:
+            # The trick's winner leads next, and only the seat on lead may declare.
+            score += p * 0.15 * self.marriage_in_hand()
+        if self.strict and not trick and card // 6 == trump and trump >= 0 and p > 0.95:
+            # Drawing the opponents' trumps makes the side suits' top cards safe.
+            foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
+            trumps = SUIT_MASK[trump] & self.in_play
+            if any(self.p_holds(s, trumps) > 0 for s in foes):
+                score += 3.0
+        return score
+
+
+# ---------------------------------------------------------------------- bidding decisions
+
+
+def suit_strength(cards: int, suit: int) -> float:
+    """How good ``suit`` would be as trump for a seat holding ``cards``."""
+    held = cards & SUIT_MASK[suit]
+    strength = sum(_TRUMP_WEIGHT[c % 6] for c in range(suit * 6, suit * 6 + 6) if held >> c & 1)
+    count = held.bit_count()
+    strength += 0.6 * max(count - 1, 0)
+    kq = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+    if held & kq == kq:
+        strength += 1.5
+    return strength
+
+
+def sure_tricks(cards: int, trump: int, gone: int = 0) -> float:
+    """A rough count of the tricks a hand takes with ``trump``: top trumps in sequence (from
+    the highest card not ``gone``), then a share of the other trumps and of the side aces."""
+    top = 0
+    rest = 0
+    in_sequence = True
+    for rank in range(ACE, -1, -1):
+        card = trump * 6 + rank
+        if gone >> card & 1:
+            continue
+        if cards >> card & 1:
+            if in_sequence:
+                top += 1
+            else:
+                rest += 1
+        else:
+            in_sequence = False
+    side_aces = sum(1 for s in range(4) if s != trump and cards >> (s * 6 + ACE) & 1)
+    side_tens = sum(
+        1
+        for s in range(4)
+        if s != trump and cards >> (s * 6 + TEN) & 1 and cards >> (s * 6 + ACE) & 1
+    )
+    return top + 0.5 * rest + 0.7 * side_aces + 0.4 * side_tens
+
+
+def choose_trump(view: View, legal: Sequence[Action]) -> Action:
+    cards = mask_of(view.hand)
+    options = [a for a in legal if TRUMP <= a < TRUMP + 4]
+    if not options:
+        return legal[0]
+    best = max(options, key=lambda a: (suit_strength(cards, a - TRUMP), -a))
+    if suit_strength(cards, best - TRUMP) < WEAK_TRUMP and TRUMP_BELOW in legal:
+        return next(a for a in legal if a == TRUMP_BELOW)
+    return best
+
+
+def choose_partner(view: View, legal: Sequence[Action]) -> Action:
+    cards = mask_of(view.hand)
+    trump = -1 if view.trump is None else int(view.trump)
+    calls = [a for a in legal if PARTNER <= a < PARTNER + 4]
+    solo = next((a for a in legal if a == SOLO), None)
+    if solo is not None and (not calls or sure_tricks(cards, trump) >= SOLO_TRICKS):
+        return solo
+    if not calls:
+        return legal[0]
+
+    def preference(action: Action) -> tuple[float, int]:
+        suit = action - PARTNER
+        score = 3.0 if suit == trump else 0.0
+        if cards >> (suit * 6 + TEN) & 1:
+            score += 1.5
+        score += 0.5 * (cards & SUIT_MASK[suit]).bit_count()
+        return score, -int(action)
+
+    return max(calls, key=preference)
+
+
+def should_close(reading: Reading) -> bool:
+    """Close when valid points plus the points of sure winners reach the winning total.
+
+    Sure winners are the top trumps in sequence; once they outnumber the trumps still
+    outstanding, the top card of each side suit is sure too. Each sure trick also captures
+    the opponent's card, counted low (he follows with what he must).
+    """
+    me = frozenset({reading.me})
+    trump = reading.trump
+    hand = reading.hand
+    in_play = reading.in_play
+    if reading.view.turnup is not None:
+        in_play &= ~(1 << reading.view.turnup)  # closing leaves the turn-up out of play
+    gained = 0.0
+    tricks = 0
+    sure_trumps = 0
+    for rank in range(ACE, -1, -1):
+        card = trump * 6 + rank
+        if hand >> card & 1:
+            sure_trumps += 1
+            gained += POINTS[card] + 3
+        elif in_play >> card & 1:
+            break
+    tricks += sure_trumps
+    outstanding_trumps = (SUIT_MASK[trump] & in_play).bit_count()
+    if sure_trumps >= outstanding_trumps:
+        for suit in range(4):
+            if suit == trump:
+                continue
+            for rank in range(ACE, -1, -1):
+                card = suit * 6 + rank
+                if hand >> card & 1:
+                    gained += POINTS[card] + 2
+                    tricks += 1
+                elif in_play >> card & 1:
+                    break
+    if reading.rules.marriage_after_close:
+        gained += reading.marriage_in_hand() if tricks else 0
+    points = reading.side_points(me, with_trick=tricks > 0)
+    return tricks > 0 and points + gained >= reading.rules.winning_points
+
+
+def hopeless(reading: Reading) -> bool:
+    """A declarer's hand so weak that conceding now costs less than playing it out."""
+    view = reading.view
+    if reading.trump < 0 or any(a < NUM_CARDS for _, a in view.history):
+        return False  # after the first card, conceding never beats playing on
+    return sure_tricks(reading.hand, reading.trump) < HOPELESS_TRICKS
+
+
+# ---------------------------------------------------------------------- the bot
+
+
+def decide(view: View) -> Action:
+    """The heuristic's action for ``view`` (deterministic: the same view, the same action)."""
+    legal = view.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    if view.phase == Phase.TRUMP_CALL:
+        return choose_trump(view, legal)
+    if view.phase == Phase.PARTNER_CALL:
+        return choose_partner(view, legal)
+    reading = Reading(view)
+    actions = set(legal)
+    mine = reading.mates | {reading.me}
+    if CLAIM in actions and reading.side_points(mine) >= view.rules.winning_points:
+        return _pick(legal, CLAIM)
+    if CONCEDE in actions and hopeless(reading):
+        return _pick(legal, CONCEDE)
+    plays = [a for a in legal if a < NUM_CARDS]
+    if not view.trick:
+        if EXCHANGE in actions:
+            return _pick(legal, EXCHANGE)
+        if CLOSE in actions and should_close(reading):
+            return _pick(legal, CLOSE)
+        marriages = [a for a in legal if MARRY <= a < MARRY + 4]
+        if marriages:
+            return max(marriages, key=lambda a: (marriage_value(a - MARRY, reading.trump), -a))
+    if not plays:
+        return legal[0]
+    return max(plays, key=lambda a: (reading.play_score(a), -a))
+
+
+def _pick(legal: Sequence[Action], code: int) -> Action:
+    return next(a for a in legal if a == code)
+
+
+class HeuristicBot(Bot):
+    """The rule-based player. ``noise`` makes it weaker on purpose, for beginners."""
+
+    name = "heuristic"
+    description = "a sound rule-based player (instant; the medium level, or easy with noise)"
+    parameters: ClassVar[Mapping[str, str]] = {
+        "seed": "an integer seed of its own (used by noise)",
+        "noise": "chance 0..1 of a random legal action instead of the rule's (default 0)",
+    }
+
+    def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
+        super().__init__(seat, seed, params)
+        text = self.params.get("noise", "0")
+        try:
+            noise = float(text)
+        except ValueError:
+            noise = -1.0
+        if not 0.0 <= noise <= 1.0:
+            raise UnknownBotError(f"heuristic noise must be a number from 0 to 1, not {text!r}")
+        self.noise = noise
+        self.stream = self.seed.stream(("bot", seat, "heuristic"))
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if self.noise and len(legal) > 1 and self.stream.random() < self.noise:
+            return legal[self.stream.below(len(legal))]
+        return decide(view)
+
+
+@hookimpl
+def register_bots(register: Callable[[type[Bot]], None]) -> None:
+    register(HeuristicBot)

@@ -1,0 +1,132 @@
+"""Difficulty levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
+
+A level is a bot *name* and its parameters (the budget included), resolved through the plugin
+registry when it is used, never imported directly: the search players come from their own
+plugin modules, and a level works as soon as its bot is installed. Each level is meant to be
+measurably stronger than the one below; ``benchmarks/strength.py`` measures exactly that with
+duels, and the figures live in ``benchmarks/README.md``.
+
+On the command line a level is written ``@name`` wherever a bot is expected
+(``sixtysix duel 66 @hard @medium``), optionally with extra parameters (``@hard:seed=3``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from sixtysix.bots.base import Bot, parse_bot_spec
+from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.rng import Seed
+from sixtysix.plugins.manager import Registry, get_registry
+
+#: The prefix that marks a level where a bot spec is expected.
+LEVEL_PREFIX = "@"
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    #: The registered bot that plays this level.
+    bot: str
+    #: Its parameters, including the per-move budget.
+    params: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The budget in words, for people.
+    budget: str = ""
+    description: str = ""
+
+    @property
+    def spec(self) -> str:
+        """The level as a bot spec: ``pimc:samples=12``."""
+        if not self.params:
+            return self.bot
+        return self.bot + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+    def bot_class(self, registry: Registry | None = None) -> type[Bot]:
+        reg = registry if registry is not None else get_registry()
+        if self.bot.lower() not in reg.bots:
+            raise UnknownBotError(
+                f"level {self.name!r} is played by the bot {self.bot!r}, which is not installed"
+            )
+        return reg.bot(self.bot)
+
+    def make(
+        self,
+        seat: int,
+        seed: Seed,
+        registry: Registry | None = None,
+        extra: Mapping[str, str] | None = None,
+    ) -> Bot:
+        """This level's bot for ``seat``; ``extra`` parameters override the level's."""
+        return self.bot_class(registry)(seat, seed, {**self.params, **(extra or {})})
+
+
+LEVELS: Mapping[str, Level] = MappingProxyType(
+    {
+        level.name: level
+        for level in (
+            Level(
+                "easy",
+                "heuristic",
+                MappingProxyType({"noise": "0.5"}),
+                budget="instant",
+                description="the rule-based player, who plays a random card half the time",
+            ),
+            Level(
+                "medium",
+                "heuristic",
+                budget="instant",
+                description="the rule-based player: sound leads, trumps, marriages, closing",
+            ),
+            Level(
+                "hard",
+                "pimc",
+                MappingProxyType({"samples": "8"}),
+                budget="8 sampled deals per move",
+                description="search over a few deals consistent with what it has seen",
+            ),
+            Level(
+                "expert",
+                "expert",
+                budget="the expert's default budget",
+                description="the strongest player: exact play whenever its information is complete",
+            ),
+        )
+    }
+)
+
+
+def level(name: str) -> Level:
+    """The level called ``name`` (case-insensitive), or a one-line error listing them."""
+    key = name.strip().lower().removeprefix(LEVEL_PREFIX)
+    found = LEVELS.get(key)
+    if found is None:
+        names = ", ".join(LEVEL_PREFIX + n for n in LEVELS)
+        raise UnknownBotError(f"unknown level {name!r}; levels: {names}")
+    return found
+
+
+def resolve_player(
+    spec: str, registry: Registry | None = None
+) -> tuple[str, type[Bot], dict[str, str]]:
+    """A bot spec (``expert:samples=64``) or a level (``@hard``, ``@hard:seed=3``) as
+    ``(label, bot class, parameters)``; unknown names and parameters raise one-line errors."""
+    reg = registry if registry is not None else get_registry()
+    text = spec.strip()
+    if text.startswith(LEVEL_PREFIX):
+        name, extra = parse_bot_spec(text[len(LEVEL_PREFIX) :])
+        lvl = level(LEVEL_PREFIX + name)
+        params = {**lvl.params, **extra}
+        cls = lvl.bot_class(reg)
+        label = LEVEL_PREFIX + lvl.name + ("" if not extra else ":" + _params(extra))
+    else:
+        name, params = parse_bot_spec(text)
+        cls = reg.bot(name)
+        label = name + ("" if not params else ":" + _params(params))
+    cls(0, Seed(0), params)  # unknown or bad parameters fail here, before any play
+    return label, cls, params
+
+
+def _params(params: Mapping[str, str]) -> str:
+    return ",".join(f"{k}={v}" for k, v in params.items())

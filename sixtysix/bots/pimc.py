@@ -1,0 +1,192 @@
+"""Perfect-information Monte Carlo (PIMC): sample the hidden cards, solve each deal, average.
+
+For each legal action the bot estimates the game points it leads to by imagining complete
+deals consistent with its view (:mod:`sixtysix.bots.sampling`), searching each with all cards
+face up (:mod:`sixtysix.bots.solver`), and averaging. It then plays the action with the best
+average. This is the classic determinization player: strong wherever card play is mostly a
+matter of counting and timing, with the known blind spot that each imagined deal is solved as
+if the hidden cards were visible.
+
+Budgets. A move costs at most ``samples`` imagined deals and ``nodes`` search nodes in total
+(shared out evenly between the deals); both are counts, so a seeded bot makes exactly the same
+choices on any machine. Each deal is searched by iterative deepening, one trick deeper at a
+time, until it is solved to the end or its share of nodes runs out; positions too large to
+solve are then valued by the deepest search that finished. ``time`` (milliseconds) adds a
+wall-clock cap on top; it makes the bot faster on a slow machine but its choices then depend
+on the machine's speed, so it is off by default.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.solver import EXACT, Solver
+from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.rng import Seed, Stream
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.plugins import hookimpl
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one decision may cost. Counts are reproducible; ``time_ms`` is a wall-clock cap."""
+
+    samples: int = 12
+    nodes: int = 12_000
+    time_ms: float | None = None
+    #: Deepest horizon, in tricks, for deals too large to solve (``EXACT``: no limit).
+    depth: int = EXACT
+    #: Average over every consistent deal instead of a sample when there are at most this
+    #: many (0: always sample).
+    enumerate_up_to: int = 0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The outcome of a search: each action's mean value over the deals searched."""
+
+    values: dict[int, float]
+    deals: int
+    #: True when every deal was solved to its end and the deals were all consistent ones.
+    exact: bool
+    complete: bool
+    nodes: int
+
+    def best(self) -> int:
+        """The action with the best mean value (the first in engine order on a tie)."""
+        top = max(self.values.values())
+        return min(a for a, v in self.values.items() if v >= top - 1e-9)
+
+
+def estimate(
+    view: View,
+    budget: Budget,
+    stream: Stream,
+    variant: Variant | None = None,
+    clock: Clock = time.perf_counter,
+) -> Estimate:
+    """Mean value of each legal action of ``view`` over imagined deals (see the module doc).
+
+    Values are in game points for the view's seat: its side's minus the other side's.
+    """
+    legal = [int(a) for a in view.legal_actions]
+    if not legal:
+        raise ValueError("the seat has no action to choose")
+    start = clock()
+    deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
+    sampler = Sampler(view, variant)
+    total_layouts = sampler.count * sampler.orders
+    complete = total_layouts <= max(1, budget.enumerate_up_to)
+    if complete:
+        deals = list(sampler.layouts())
+        draw = None
+    else:
+        deals = []
+        draw = sampler
+    planned = len(deals) if complete else max(1, budget.samples)
+    per_deal = max(1, budget.nodes // planned)
+    sums = dict.fromkeys(legal, 0.0)
+    done = 0
+    nodes = 0
+    exact = True
+    for i in range(planned):
+        state = deals[i] if draw is None else draw.sample(stream)
+        solver = Solver(view.seat, node_limit=per_deal)
+        values, solved = solver.iterative_values(state, budget.depth, legal)
+        nodes += solver.nodes
+        exact = exact and solved
+        for a in legal:
+            sums[a] += values[a]
+        done += 1
+        if deadline is not None and clock() >= deadline:
+            break
+    means = {a: sums[a] / done for a in legal}
+    return Estimate(means, done, exact and complete and done == planned, complete, nodes)
+
+
+# ---------------------------------------------------------------------- parameters
+
+
+def int_param(params: Mapping[str, str], name: str, default: int, low: int = 1) -> int:
+    """An integer bot parameter, with a one-line error naming it when it is not one."""
+    text = params.get(name)
+    if text is None:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise UnknownBotError(f"bot parameter {name} must be an integer, not {text!r}") from None
+    if value < low:
+        raise UnknownBotError(f"bot parameter {name} must be at least {low}, not {value}")
+    return value
+
+
+def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
+    """The budget of a bot: its defaults overridden by ``samples``, ``nodes``, ``time`` and
+    ``depth`` parameters."""
+    time_ms: float | None = default.time_ms
+    if "time" in params:
+        time_ms = float(int_param(params, "time", 1))
+    return Budget(
+        samples=int_param(params, "samples", default.samples),
+        nodes=int_param(params, "nodes", default.nodes),
+        time_ms=time_ms,
+        depth=int_param(params, "depth", default.depth),
+        enumerate_up_to=default.enumerate_up_to,
+    )
+
+
+BUDGET_PARAMETERS: Mapping[str, str] = {
+    "samples": "deals imagined per move (default {samples})",
+    "nodes": "search nodes per move, shared by the deals (default {nodes})",
+    "time": "wall-clock cap per move in milliseconds (off by default; not reproducible)",
+    "depth": "deepest horizon in tricks for deals too large to solve (default: none)",
+    "seed": "an integer seed of its own",
+}
+
+
+def describe_parameters(default: Budget) -> dict[str, str]:
+    return {
+        k: v.format(samples=default.samples, nodes=default.nodes)
+        for k, v in BUDGET_PARAMETERS.items()
+    }
+
+
+# ---------------------------------------------------------------------- the bot
+
+
+class PimcBot(Bot):
+    """Determinization: sample deals consistent with the view, solve each, best average."""
+
+    name = "pimc"
+    description = "samples the hidden cards, solves each deal by alpha-beta, best average"
+    default_budget: ClassVar[Budget] = Budget()
+    parameters: ClassVar[Mapping[str, str]] = describe_parameters(Budget())
+
+    def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
+        super().__init__(seat, seed, params)
+        self.budget = budget_from(self.params, self.default_budget)
+        self.stream = self.seed.stream(("bot", seat, self.name))
+        #: The last search, for inspection (tests, analysis tools).
+        self.last: Estimate | None = None
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        self.last = estimate(view, self.budget, self.stream)
+        return ACTIONS[self.last.best()]
+
+
+@hookimpl
+def register_bots(register: Callable[[type[Bot]], None]) -> None:
+    register(PimcBot)

@@ -1,0 +1,200 @@
+"""``sixtysix duel``: two bots on identical deals, every seating, with confidence intervals."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from sixtysix.cli.common import (
+    EXIT_INTERRUPTED,
+    option_assignments,
+    registry,
+    reports_errors,
+)
+
+
+@click.command()
+@click.argument("variant")
+@click.argument("bot_a", metavar="BOT_A")
+@click.argument("bot_b", metavar="BOT_B")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="Deals to play; each is played in every seating (see above).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Master seed: the same seed gives the same deals and choices. Default: secure random.",
+)
+@option_assignments()
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (results do not depend on it; times per move get noisier).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr (default: when stderr is a terminal).",
+)
+@reports_errors
+def duel(
+    variant: str,
+    bot_a: str,
+    bot_b: str,
+    deals: int,
+    seed: int | None,
+    preset: str | None,
+    options: tuple[str, ...],
+    jobs: int,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
+    """Measure BOT_A against BOT_B on VARIANT.
+
+    Every deal is played in every seating on identical cards, so that the luck of the deal
+    cancels out: with two players twice, seats swapped; with three or four players BOT_A sits
+    alone in each seat in turn with BOT_B in all the others, and then the reverse (BOT_B alone
+    in each seat), 2 x seats games per deal. A game is won by the bot whose seats scored more
+    game points (the mean over its seats).
+
+    Reported for each bot: games won with the 95% Wilson interval of the win rate; game
+    points per deal with a 95% normal interval over deals (and the difference); time per move
+    (mean, median and 95th percentile of its own thinking time).
+
+    A bot is NAME or NAME:key=value,... (`sixtysix bots` lists them), or a difficulty level
+    @easy, @medium, @hard, @expert (with extra parameters as @hard:seed=3).
+
+    \b
+    Examples:
+      sixtysix duel 66 heuristic random --deals 500 --seed 1
+      sixtysix duel schnapsen @hard @medium --deals 200 --jobs 2
+      sixtysix duel 66-4 expert:samples=32 heuristic --json
+
+    Ctrl-C stops early and reports every deal finished so far (exit status 130).
+    """
+    from sixtysix.bots.levels import resolve_player
+    from sixtysix.core.options import parse_assignments
+    from sixtysix.core.rng import Seed
+    from sixtysix.sim.duel import BotFailure, Contestant, DealResult, iter_deals, summarize
+
+    reg = registry()
+    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    contestants = tuple(
+        Contestant(label, cls, params)
+        for label, cls, params in (resolve_player(b, reg) for b in (bot_a, bot_b))
+    )
+    master = Seed(seed)
+    show = sys.stderr.isatty() if progress is None else progress
+    results: list[DealResult] = []
+    interrupted = False
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn(f"[bold]{v.name}[/bold] {contestants[0].label} vs {contestants[1].label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not show,
+        transient=True,
+    )
+    start = time.perf_counter()
+    try:
+        with bar:
+            task = bar.add_task("duel", total=deals)
+            for result in iter_deals(v, contestants, master, deals, jobs):
+                results.append(result)
+                bar.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    except BotFailure as exc:
+        raise click.ClickException(str(exc)) from None
+    summary = summarize(
+        v.name,
+        (contestants[0].label, contestants[1].label),
+        results,
+        seed,
+        time.perf_counter() - start,
+        interrupted,
+    )
+    if as_json:
+        data = summary.as_json()
+        data["options"] = dict(v.options.diff())
+        click.echo(json.dumps(data, indent=2))
+    else:
+        _print(summary)
+    if interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _print(summary: object) -> None:
+    import math
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from sixtysix.sim.duel import A, B, DuelSummary, Interval, TimeStats
+
+    assert isinstance(summary, DuelSummary)
+    s = summary
+    console = Console()
+    note = " (interrupted)" if s.interrupted else ""
+    seed = "random" if s.seed is None else str(s.seed)
+    console.print(
+        f"[bold]{s.variant}[/bold]: {s.labels[A]} vs {s.labels[B]}, {s.deals} deals,"
+        f" {s.games} games, seed {seed}, {s.seconds:.1f} s{note}",
+        highlight=False,
+    )
+    if not s.games:
+        console.print("No deal finished.")
+        return
+
+    def pct(i: Interval) -> str:
+        if i.low is None or i.high is None:
+            return f"{100 * i.estimate:.1f}%"
+        return f"{100 * i.estimate:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f})"
+
+    def num(i: Interval) -> str:
+        if i.low is None or i.high is None or math.isnan(i.estimate):
+            return f"{i.estimate:.3f}"
+        return f"{i.estimate:.3f} ({i.low:.3f} to {i.high:.3f})"
+
+    def ms(t: TimeStats) -> str:
+        if not t.moves:
+            return "-"
+        return (
+            f"{1000 * t.mean:.2f} / {1000 * t.median:.2f} / {1000 * t.p95:.2f} ms ({t.moves} moves)"
+        )
+
+    table = Table(caption="95% confidence intervals in brackets")
+    table.add_column("")
+    table.add_column(f"A: {s.labels[A]}", justify="right")
+    table.add_column(f"B: {s.labels[B]}", justify="right")
+    table.add_row("games won", str(s.wins), str(s.losses))
+    table.add_row("win rate", pct(s.win_rate[A]), pct(s.win_rate[B]))
+    table.add_row("game points per deal", num(s.points[A]), num(s.points[B]))
+    table.add_row("time per move: mean / median / p95", ms(s.times[A]), ms(s.times[B]))
+    console.print(table)
+    console.print(
+        f"drawn games: {s.draws}; game points per deal, A minus B: {num(s.margin)}",
+        highlight=False,
+    )

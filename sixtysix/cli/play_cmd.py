@@ -1,0 +1,169 @@
+"""``sixtysix play VARIANT``: a person against computer players, in the terminal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sixtysix.cli.common import (
+    EXIT_INTERRUPTED,
+    InputError,
+    option_assignments,
+    registry,
+    reports_errors,
+)
+from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
+
+DEFAULT_MOVE_TIME = 60
+
+
+@click.command(cls=LocalizedCommand)
+@click.argument("variant", required=False)
+@click.option("--seat", type=click.IntRange(min=0), default=None, help="Your seat (default 0).")
+@click.option(
+    "--vs",
+    metavar="BOT[,BOT...]",
+    default=None,
+    help="Computer players: one bot or level (easy, medium, hard, expert) for every other seat,"
+    " or one per other seat. Default: expert when installed, else the strongest bot.",
+)
+@lang_option()
+@click.option("--rated", is_flag=True, help="A rated game: move timer, no undo, standings.")
+@click.option(
+    "--move-time",
+    type=click.IntRange(MIN_MOVE_TIME, MAX_MOVE_TIME),
+    default=None,
+    help=f"Seconds per move in rated games ({MIN_MOVE_TIME}-{MAX_MOVE_TIME}, default"
+    f" {DEFAULT_MOVE_TIME}).",
+)
+@click.option("--seed", type=int, default=None, help="Reproducible deals (test games only).")
+@option_assignments()
+@click.option(
+    "--save",
+    "save_to",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Record file written as the game goes (default: in the user data directory).",
+)
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Continue an interrupted test game from its record file.",
+)
+@reports_errors
+def play(
+    variant: str | None,
+    seat: int | None,
+    vs: str | None,
+    lang: str | None,
+    rated: bool,
+    move_time: int | None,
+    seed: int | None,
+    preset: str | None,
+    options: tuple[str, ...],
+    save_to: Path | None,
+    resume: Path | None,
+) -> None:
+    """Play VARIANT in the terminal: you take one seat, computer players the others, for a
+    whole match to the target.
+
+    Type a card to play it (as, 10h, Q♥ or its number in your hand), a move in the notation
+    of the records (marry H, close, trump S, partner AD, solo...), ? for help, hint for the
+    expert's view, undo to take back, quit to stop. The game is saved as it goes.
+
+    \b
+    Examples:
+      sixtysix play 66
+      sixtysix play schnapsen --vs hard --lang tr
+      sixtysix play 66-4 --seat 2 --vs expert,random,expert
+      sixtysix play 66 --rated --move-time 45
+      sixtysix play --resume ~/.local/share/sixtysix/games/sixtysix-20260101-120000.json
+    """
+    from rich.console import Console
+
+    from sixtysix.core.errors import UnknownBotError
+    from sixtysix.core.options import parse_assignments
+    from sixtysix.core.rng import Seed
+    from sixtysix.i18n import translator
+    from sixtysix.play.autosave import AutoSave, SessionSettings, default_save_path, load_saved_game
+    from sixtysix.play.players import build_bots, opponents_for
+    from sixtysix.play.session import Ending, GameSetup, Session
+    from sixtysix.play.standings import Standings, data_dir
+    from sixtysix.play.terminal import ConsoleScreen, TerminalInput
+
+    tr = translator(lang)
+    reg = registry()
+    resumed = None
+    if resume is not None:
+        if variant is not None:
+            raise InputError("give either VARIANT or --resume FILE, not both")
+        if rated:
+            raise InputError("only test games can be resumed; a rated game left is scored")
+        if preset is not None or options or seed is not None:
+            raise InputError("--resume takes the rules and the seed from the saved record")
+        resumed = load_saved_game(resume, reg)
+        if resumed.settings is not None and resumed.settings.rated:
+            raise InputError(f"{resume} is a rated game: it cannot be resumed")
+        if resumed.replay.winners:
+            raise InputError(f"{resume}: this match is already finished")
+        v = resumed.replay.variant
+        master = Seed(resumed.seed)
+        settings = resumed.settings
+        if seat is None:
+            seat = settings.seat if settings is not None else 0
+        if vs is None and settings is not None:
+            specs = list(settings.opponents)
+            if len(specs) != v.seats or specs[seat] != "":
+                specs = opponents_for(None, v.seats, seat, reg)
+        else:
+            specs = opponents_for(vs, v.seats, seat, reg)
+        path = resume
+    else:
+        if variant is None:
+            raise InputError("name a VARIANT to play (see `sixtysix variants`), or --resume FILE")
+        v = reg.variant(variant).configure(preset, parse_assignments(options))
+        if rated and seed is not None:
+            raise InputError("rated games are always shuffled securely: --seed is for test games")
+        master = Seed(seed)
+        seat = 0 if seat is None else seat
+        if seat >= v.seats:
+            raise InputError(f"{v.name} has seats 0 to {v.seats - 1}; there is no seat {seat}")
+        specs = opponents_for(vs, v.seats, seat, reg)
+        path = save_to or default_save_path(data_dir() / "games", v.name)
+    if seat >= v.seats:
+        raise InputError(f"{v.name} has seats 0 to {v.seats - 1}; there is no seat {seat}")
+    if move_time is not None and not rated:
+        raise InputError("--move-time is for rated games (--rated); test games have no timer")
+    try:
+        bots = build_bots(specs, reg, master)
+    except UnknownBotError as exc:
+        raise InputError(str(exc)) from None
+    level = ",".join(dict.fromkeys(s for s in specs if s))
+    setup = GameSetup(
+        variant=v,
+        seat=seat,
+        bots=bots,
+        labels=tuple(specs),
+        seed=master,
+        rated=rated,
+        move_time=float(move_time or DEFAULT_MOVE_TIME) if rated else None,
+        level=level,
+    )
+    autosave = AutoSave(path, SessionSettings(seat, tuple(specs), level, rated))
+    screen = ConsoleScreen(Console(), tr)
+    session = Session(
+        setup,
+        tr,
+        TerminalInput(),
+        screen,
+        autosave=autosave,
+        standings=Standings() if rated else None,
+        resume=None if resumed is None else resumed.replay,
+    )
+    result = session.run()
+    if result.ending is Ending.INTERRUPTED:
+        sys.exit(EXIT_INTERRUPTED)

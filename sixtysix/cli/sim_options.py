@@ -1,0 +1,129 @@
+"""What ``simulate`` and ``tournament`` share: backend options, bot lists, the progress bar."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from sixtysix.cli.common import InputError
+
+if TYPE_CHECKING:
+    from sixtysix.bots.base import Bot
+    from sixtysix.plugins.manager import Registry
+    from sixtysix.sim.backends import Backend
+
+
+def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--workers``, ``--backend`` and ``--address``."""
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        func = click.option(
+            "--address",
+            metavar="ADDR",
+            default=None,
+            help="With --backend ray: the cluster to join (e.g. ray://head:10001 or auto). "
+            "Default: start a local Ray instance.",
+        )(func)
+        func = click.option(
+            "--backend",
+            type=click.Choice(["local", "ray"]),
+            default="local",
+            show_default=True,
+            help="local: processes on this machine; ray: a Ray cluster (sixtysix[ray]).",
+        )(func)
+        func = click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Worker processes (local) or CPUs (local Ray instance). "
+            "Default: every CPU, and a single process for small runs.",
+        )(func)
+        return func
+
+    return decorate
+
+
+def build_backend(backend: str, workers: int | None, address: str | None) -> Backend:
+    from sixtysix.sim.backends import make_backend
+
+    if address and backend != "ray":
+        raise InputError("--address is only for --backend ray")
+    return make_backend(backend, workers, address)
+
+
+def parse_bots(
+    reg: Registry, text: str, seats: int | None, variant: str = "this variant"
+) -> tuple[list[str], list[tuple[type[Bot], dict[str, str]]]]:
+    """``--bots`` as (names, [(class, params)]), each validated by building it once.
+
+    With ``seats`` given, one bot fills every seat and otherwise there must be one per seat.
+    """
+    from sixtysix.bots.base import parse_bot_spec
+    from sixtysix.core.rng import Seed
+
+    specs = [parse_bot_spec(b) for b in text.split(",") if b.strip()]
+    if not specs:
+        raise InputError("--bots names no bot")
+    if seats is not None:
+        if len(specs) == 1:
+            specs = specs * seats
+        if len(specs) != seats:
+            raise InputError(f"{variant} has {seats} seats; --bots names {len(specs)} bots")
+    out = [(reg.bot(name), params) for name, params in specs]
+    for seat, (cls, params) in enumerate(out):
+        cls(seat % (seats or 1), Seed(0), params)  # fail on bad parameters before the run
+    return [cls.name for cls, _ in out], out
+
+
+@contextmanager
+def progress_bar(
+    label: str, total: int, unit: str, show: bool | None
+) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
+    """A Rich bar with done/total, rate and ETA on stderr.
+
+    Yields ``(advance, start_at)``: ``advance(k)`` after k more finished, ``start_at(k)`` for
+    what a resumed run found already done (not counted in the rate).
+    """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    enabled = sys.stderr.isatty() if show is None else show
+    bar = Progress(
+        TextColumn(f"[bold]{label}[/bold] {unit}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task(label, total=total, rate="")
+        base = [0]
+
+        def start_at(k: int) -> None:
+            base[0] = k
+            bar.update(task, completed=k)
+
+        def advance(k: int) -> None:
+            bar.advance(task, k)
+            t = bar.tasks[0]
+            elapsed = t.elapsed or 0.0
+            if elapsed > 0:
+                bar.update(task, rate=f"{(t.completed - base[0]) / elapsed:,.0f} {unit}/s")
+
+        yield advance, start_at

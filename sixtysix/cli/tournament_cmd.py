@@ -1,0 +1,211 @@
+"""``sixtysix tournament``: a round robin between bots on identical deals, with ratings."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from sixtysix.cli.common import (
+    EXIT_INTERRUPTED,
+    InputError,
+    option_assignments,
+    registry,
+    reports_errors,
+)
+from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+
+if TYPE_CHECKING:
+    from sixtysix.sim.tournament import BotStanding, TournamentReport
+
+
+@click.command()
+@click.argument("variant")
+@click.option(
+    "--bots",
+    required=True,
+    metavar="BOT,BOT[,...]",
+    help="The entrants (at least as many as the variant has seats); parameters as name:k=v.",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Deals; every table plays each of them once per seating.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Master seed: the same seed gives the same deals, games and intervals.",
+)
+@option_assignments()
+@backend_options()
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    default=200,
+    show_default=True,
+    help="Bootstrap resamples of the deals for the 95% intervals (0: none).",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE.png",
+    help="Also draw the ratings with their intervals to FILE (sixtysix[plot]).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+@reports_errors
+def tournament(
+    variant: str,
+    bots: str,
+    deals: int,
+    seed: int | None,
+    preset: str | None,
+    options: tuple[str, ...],
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    bootstrap: int,
+    plot: Path | None,
+    as_json: bool,
+    progress: bool | None,
+) -> None:
+    """Play a round robin between bots on VARIANT and rate them.
+
+    Every group of bots that fills a table plays the same --deals deals, once in each
+    seating (the bots move one seat on each time), so every bot holds every hand against
+    every opponent. Each pair of bots at a table is compared by game points in every game;
+    the ratings are a Bradley-Terry model on the Elo scale (a 200-point gap: the higher one
+    wins about 76% of comparisons), with 95% intervals from a bootstrap over deals.
+
+    \b
+    Examples:
+      sixtysix tournament 66 --bots random,random:seed=7 --deals 2000 --seed 1
+      sixtysix tournament 66 --bots expert,heuristic,random --plot ratings.png
+      sixtysix tournament schnapsen --bots a,b,c --backend ray --address auto --json
+
+    Ctrl-C stops after the deals in progress and rates the finished ones (exit status 130).
+    """
+    from sixtysix.core.options import parse_assignments
+    from sixtysix.core.rng import Seed
+    from sixtysix.sim.backends import StopFlag, stop_notice
+    from sixtysix.sim.output import bot_label
+    from sixtysix.sim.tournament import Tournament, TournamentJob, run_tournament
+
+    reg = registry()
+    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    _, bot_specs = parse_bots(reg, bots, None)
+    names = [bot_label(cls.name, params) for cls, params in bot_specs]
+    if plot is not None:
+        from sixtysix.sim.plot import check_plot_path
+
+        check_plot_path(plot)
+    job = TournamentJob.round_robin(v, bot_specs, Seed(seed))
+    contest = Tournament(job, names)
+    with build_backend(backend, workers, address) as engine, StopFlag(stop_notice) as stop:
+        with progress_bar(v.name, deals, "deals", progress) as (advance, _):
+            report = run_tournament(contest, deals, engine, stop, advance)
+    if contest.deals == 0:
+        click.echo("Stopped before any deal was finished.", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    standings = contest.standings(bootstrap)
+    if plot is not None:
+        from sixtysix.sim.plot import plot_ratings
+
+        plot_ratings(standings, plot, f"{v.name}: {contest.deals} deals, 95% intervals")
+    _report(v.name, report, standings, seed, as_json, plot)
+    if report.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _report(
+    name: str,
+    report: TournamentReport,
+    standings: list[BotStanding],
+    seed: int | None,
+    as_json: bool,
+    plot: Path | None,
+) -> None:
+    contest = report.tournament
+    games = contest.deals * contest.job.games_per_deal
+    if as_json:
+        data = {
+            "variant": name,
+            "bots": contest.names,
+            "seed": seed,
+            "deals": contest.deals,
+            "tables": len(contest.job.tables),
+            "games": games,
+            "method": "bradley-terry (Elo scale), bootstrap over deals",
+            "standings": [s.as_json() for s in standings],
+            "pairs": [p.as_json() for p in contest.pair_scores()],
+            "reasons": dict(sorted(contest.tally.reasons.items())),
+            "seconds": round(report.seconds, 3),
+            "backend": report.backend,
+            "workers": report.workers,
+            "interrupted": report.interrupted,
+            "plot": None if plot is None else str(plot),
+        }
+        click.echo(json.dumps(data, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    note = " (interrupted)" if report.interrupted else ""
+    console.print(
+        f"[bold]{name}[/bold]: {len(contest.names)} bots, {contest.deals} deals x "
+        f"{len(contest.job.tables)} tables x {contest.job.variant.seats} seatings = {games} games"
+        f" in {report.seconds:.1f} s on {report.backend} ({_workers(report.workers)}){note}",
+        highlight=False,
+    )
+
+    def ci(low: float | None, high: float | None, fmt: str) -> str:
+        return "-" if low is None or high is None else f"{low:{fmt}} to {high:{fmt}}"
+
+    table = Table(title="Ratings (Bradley-Terry, Elo scale, mean 0)")
+    for col in ("#", "bot", "rating", "95% CI", "score %", "game pts/game", "games"):
+        table.add_column(col, justify="right" if col != "bot" else "left")
+    for rank, s in enumerate(standings, start=1):
+        table.add_row(
+            str(rank),
+            s.name,
+            f"{s.rating.value:+.0f}",
+            ci(s.rating.low, s.rating.high, "+.0f"),
+            f"{100 * s.score.value:.1f}",
+            f"{s.mean_game_points.value:.3f}",
+            str(s.games),
+        )
+    console.print(table)
+    pairs = Table(title="Head to head: the row bot's score % against the column bot")
+    pairs.add_column("")
+    for n in contest.names:
+        pairs.add_column(n, justify="right")
+    score: dict[tuple[str, str], float | None] = {}
+    for p in contest.pair_scores():
+        score[p.a, p.b] = p.score_a
+        score[p.b, p.a] = None if p.score_a is None else 1 - p.score_a
+    for a in contest.names:
+        pairs.add_row(a, *(_pct(score.get((a, b))) for b in contest.names))
+    console.print(pairs)
+    if plot is not None:
+        console.print(f"Chart written to {plot}", highlight=False)
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def _workers(n: int) -> str:
+    return f"{n} worker" if n == 1 else f"{n} workers"

@@ -1,0 +1,121 @@
+"""Nothing is lost: the game is written as a record after every action, atomically.
+
+The save file is an ordinary ``sixtysix-record/1`` record (RECORDS.md), so ``sixtysix replay``
+and ``sixtysix analyse`` read it as it is. What the record format does not hold, how the game
+was set up (the person's seat, the opponents, rated or not), goes beside it into
+``NAME.session.json``, so ``--resume NAME`` restores the same table; the record stays exactly
+the public format.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sixtysix.core.errors import RecordError
+from sixtysix.core.records import Record
+from sixtysix.core.replay import Replay, replay
+from sixtysix.plugins.manager import Registry
+
+SESSION_FORMAT = "sixtysix-session/1"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    """How a game was set up, kept beside its record for ``--resume``."""
+
+    seat: int
+    #: Bot spec per seat, ``""`` for the person's seat.
+    opponents: tuple[str, ...]
+    level: str
+    rated: bool
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "format": SESSION_FORMAT,
+            "seat": self.seat,
+            "opponents": list(self.opponents),
+            "level": self.level,
+            "rated": self.rated,
+        }
+
+    @staticmethod
+    def from_json(data: object, source: str) -> SessionSettings:
+        bad = RecordError(f"{source} is not a sixtysix session file")
+        if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+            raise bad
+        seat, opponents = data.get("seat"), data.get("opponents")
+        level, rated = data.get("level"), data.get("rated")
+        if (
+            not isinstance(seat, int)
+            or not isinstance(opponents, list)
+            or not all(isinstance(o, str) for o in opponents)
+            or not isinstance(level, str)
+            or not isinstance(rated, bool)
+        ):
+            raise bad
+        return SessionSettings(seat, tuple(opponents), level, rated)
+
+
+def session_path(record_path: Path) -> Path:
+    """``game.json`` -> ``game.session.json``."""
+    return record_path.with_name(record_path.stem + ".session.json")
+
+
+def default_save_path(directory: Path, variant: str, now: datetime | None = None) -> Path:
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    path = directory / f"{variant}-{stamp}.json"
+    n = 1
+    while path.exists():
+        n += 1
+        path = directory / f"{variant}-{stamp}-{n}.json"
+    return path
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class AutoSave:
+    """Writes the record (and the session settings once) as the game goes."""
+
+    def __init__(self, path: Path, settings: SessionSettings) -> None:
+        self.path = path
+        self.settings = settings
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(session_path(path), json.dumps(settings.as_json(), indent=2) + "\n")
+
+    def save(self, record: Record) -> None:
+        record.save(self.path)
+
+
+@dataclass
+class Resumed:
+    """A saved game read back and checked action by action."""
+
+    replay: Replay
+    settings: SessionSettings | None
+    #: The record's seed: the deals still to come are dealt from it (None: securely).
+    seed: int | None
+
+
+def load_saved_game(path: Path, registry: Registry) -> Resumed:
+    """Read and replay a saved record (every action is checked) and its session file."""
+    from sixtysix.core.records import load_record_file
+
+    raw = load_record_file(path)
+    result = replay(raw, registry)
+    side = session_path(path)
+    settings = None
+    if side.exists():
+        try:
+            data = json.loads(side.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise RecordError(f"cannot read {side}: {exc}") from None
+        settings = SessionSettings.from_json(data, str(side))
+    return Resumed(result, settings, raw.seed)

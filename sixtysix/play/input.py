@@ -1,0 +1,243 @@
+"""Reading what the player types, forgivingly.
+
+A card alone plays it (``as``, ``10h``, ``Q♥``, ``th``), and so does its number in the hand as
+displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry H``,
+``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
+``concede``), with Turkish aliases (``kapat``, ``koz kupa``, ``yalnız``...). A suit alone names
+trump during the trump call, an ace alone calls the partner during the partner call. ``?``,
+``hint``, ``undo`` and ``quit`` (and their Turkish words) control the session.
+
+Parsing only reads; whether the action is legal is for the session to decide, so every message
+here is about notation and says what would have been understood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from sixtysix.core.actions import (
+    CLAIM,
+    CLOSE,
+    CONCEDE,
+    EXCHANGE,
+    MARRY,
+    PARTNER,
+    SOLO,
+    TRUMP,
+    TRUMP_BELOW,
+)
+from sixtysix.core.cards import ACE, Card, parse_card
+from sixtysix.core.errors import NotationError
+from sixtysix.core.state import Phase
+from sixtysix.core.view import View
+from sixtysix.i18n import Translator
+
+
+class Kind(Enum):
+    ACTION = "action"
+    HELP = "help"
+    HINT = "hint"
+    UNDO = "undo"
+    QUIT = "quit"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    kind: Kind
+    action: int | None = None
+
+
+class InputProblem(Exception):
+    """Input that cannot be read; the message is already in the player's language."""
+
+
+_CONTROL = {
+    "?": Kind.HELP,
+    "help": Kind.HELP,
+    "yardım": Kind.HELP,
+    "yardim": Kind.HELP,
+    "hint": Kind.HINT,
+    "ipucu": Kind.HINT,
+    "undo": Kind.UNDO,
+    "geri": Kind.UNDO,
+    "geri al": Kind.UNDO,
+    "quit": Kind.QUIT,
+    "exit": Kind.QUIT,
+    "q": Kind.QUIT,
+    "çık": Kind.QUIT,
+    "cik": Kind.QUIT,
+    "çıkış": Kind.QUIT,
+}
+
+#: Verb aliases (English verbs of RECORDS.md, and Turkish words) -> canonical verb.
+VERBS = {
+    "play": "play",
+    "oyna": "play",
+    "at": "play",
+    "marry": "marry",
+    "evlilik": "marry",
+    "evlen": "marry",
+    "exchange": "exchange",
+    "değiş": "exchange",
+    "degis": "exchange",
+    "close": "close",
+    "kapat": "close",
+    "claim": "claim",
+    "kafi": "claim",
+    "trump": "trump",
+    "koz": "trump",
+    "partner": "partner",
+    "ortak": "partner",
+    "solo": "solo",
+    "yalnız": "solo",
+    "yalniz": "solo",
+    "concede": "concede",
+    "bırak": "concede",
+    "birak": "concede",
+}
+_BARE = {"exchange": EXCHANGE, "close": CLOSE, "claim": CLAIM, "solo": SOLO, "concede": CONCEDE}
+
+_SUIT_WORDS = {
+    "c": 0,
+    "♣": 0,
+    "♧": 0,
+    "club": 0,
+    "clubs": 0,
+    "sinek": 0,
+    "ispati": 0,
+    "d": 1,
+    "♦": 1,
+    "♢": 1,
+    "diamond": 1,
+    "diamonds": 1,
+    "karo": 1,
+    "h": 2,
+    "♥": 2,
+    "♡": 2,
+    "heart": 2,
+    "hearts": 2,
+    "kupa": 2,
+    "s": 3,
+    "♠": 3,
+    "♤": 3,
+    "spade": 3,
+    "spades": 3,
+    "maça": 3,
+    "maca": 3,
+}
+_BELOW = {"below", "alttan", "alt"}
+
+
+def parse_input(text: str, view: View, hand_order: Sequence[Card], tr: Translator) -> Command:
+    """Read one line typed by the player at ``view`` (the hand numbered as ``hand_order``)."""
+    raw = " ".join(text.strip().split())
+    low = raw.lower()
+    if not low:
+        raise InputProblem(tr._("Type a card, its number in your hand, or ? for help."))
+    control = _CONTROL.get(low)
+    if control is not None:
+        return Command(control)
+    words = low.split()
+    verb = VERBS.get(words[0])
+    if verb is not None:
+        return Command(Kind.ACTION, _verb(verb, words[1:], raw, view, hand_order, tr))
+    if len(words) == 1:
+        action = _bare(words[0], view, hand_order, tr)
+        if action is not None:
+            return Command(Kind.ACTION, action)
+    raise InputProblem(tr._("I do not understand {text!r}. Type ? for help.").format(text=raw))
+
+
+def _verb(
+    verb: str,
+    args: list[str],
+    raw: str,
+    view: View,
+    hand_order: Sequence[Card],
+    tr: Translator,
+) -> int:
+    if verb in _BARE:
+        if args:
+            raise InputProblem(tr._("{verb!r} takes nothing after it.").format(verb=verb))
+        return _BARE[verb]
+    if len(args) != 1:
+        raise InputProblem(
+            tr._("{verb!r} needs one thing after it, e.g. {example}.").format(
+                verb=verb, example=_EXAMPLES[verb]
+            )
+        )
+    arg = args[0]
+    if verb == "play":
+        return _card(arg, hand_order, tr)
+    if verb == "marry":
+        return MARRY + _suit(arg, tr)
+    if verb == "trump":
+        if arg in _BELOW:
+            return TRUMP_BELOW
+        return TRUMP + _suit(arg, tr)
+    # partner: an ace, or just its suit
+    suit = _SUIT_WORDS.get(arg)
+    if suit is None:
+        card = _card(arg, hand_order, tr)
+        if card % 6 != ACE:
+            raise InputProblem(tr._("A partner is called by an ace, e.g. partner AD.").format())
+        suit = card // 6
+    return PARTNER + suit
+
+
+_EXAMPLES = {"play": "play QH", "marry": "marry H", "trump": "trump S", "partner": "partner AD"}
+
+
+def _bare(word: str, view: View, hand_order: Sequence[Card], tr: Translator) -> int | None:
+    """A card, a hand number, a suit or ``below`` typed alone; None if it is none of these."""
+    if word.isdigit():
+        return _card(word, hand_order, tr)
+    phase = view.phase
+    if phase == Phase.TRUMP_CALL:
+        if word in _BELOW:
+            return TRUMP_BELOW
+        if word in _SUIT_WORDS:
+            return TRUMP + _SUIT_WORDS[word]
+    try:
+        card = int(parse_card(word))
+    except NotationError:
+        return None
+    if phase == Phase.PARTNER_CALL and card % 6 == ACE:
+        return PARTNER + card // 6
+    return card
+
+
+def _card(arg: str, hand_order: Sequence[Card], tr: Translator) -> int:
+    if arg.isdigit():
+        number = int(arg)
+        if not 1 <= number <= len(hand_order):
+            raise InputProblem(
+                tr._(
+                    "There is no card number {number}: your hand is numbered 1 to {count}."
+                ).format(number=number, count=len(hand_order))
+                if hand_order
+                else tr._("You have no cards to choose by number.")
+            )
+        return int(hand_order[number - 1])
+    try:
+        return int(parse_card(arg))
+    except NotationError:
+        raise InputProblem(
+            tr._(
+                "{text!r} is not a card: type the rank (9 J Q K 10 A) and the suit"
+                " (C D H S or ♣ ♦ ♥ ♠), e.g. 10h or Q♥."
+            ).format(text=arg)
+        ) from None
+
+
+def _suit(arg: str, tr: Translator) -> int:
+    suit = _SUIT_WORDS.get(arg)
+    if suit is None:
+        raise InputProblem(
+            tr._("{text!r} is not a suit: type C, D, H, S, ♣ ♦ ♥ ♠ or the suit's name.").format(
+                text=arg
+            )
+        )
+    return suit

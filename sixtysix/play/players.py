@@ -1,0 +1,113 @@
+"""Who sits at the table besides the person: bots by name, by spec or by difficulty level.
+
+Bots and levels come from the plugin registry at run time, so ``expert`` and the levels work
+as soon as their plugins are installed and nothing here names a particular bot class.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sixtysix.bots.base import Bot, parse_bot_spec
+from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.rng import Seed
+from sixtysix.plugins.manager import Registry
+
+#: Strongest first: the default opponent is the first of these that is installed.
+STRENGTH_ORDER = ("expert", "pimc", "hard", "heuristic", "medium", "easy", "random")
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+@dataclass(frozen=True, slots=True)
+class Opponent:
+    spec: str
+    cls: type[Bot]
+    params: Mapping[str, str]
+
+
+def default_opponent(registry: Registry) -> str:
+    """``expert`` when registered, else the strongest registered bot."""
+    for name in STRENGTH_ORDER:
+        if name in registry.bots:
+            return name
+    if not registry.bots:
+        raise UnknownBotError("no computer players are installed")
+    return sorted(registry.bots)[0]
+
+
+def level_spec(name: str) -> str | None:
+    """The bot spec of a difficulty level from :mod:`sixtysix.bots.levels`, if installed."""
+    try:
+        levels = importlib.import_module("sixtysix.bots.levels")
+    except ImportError:
+        return None
+    table = getattr(levels, "LEVELS", None)
+    if isinstance(table, Mapping) and name in table:
+        return str(getattr(table[name], "spec", table[name]))
+    return None
+
+
+def resolve(spec: str, registry: Registry) -> Opponent:
+    """A bot spec (``expert:samples=64``) or a level (``hard``, ``@hard``, ``@hard:seed=3``),
+    checked against the registry; a bot's own name wins over a level of the same name."""
+    text = spec.strip().lower()
+    name, params = parse_bot_spec(text.removeprefix("@"))
+    if text.startswith("@") or (name not in registry.bots and name in LEVELS):
+        mapped = level_spec(name)
+        if mapped is None:
+            raise UnknownBotError(
+                f"unknown level {name!r}; levels: {', '.join(LEVELS)}"
+                if name not in LEVELS
+                else f"level {name!r} is not available: its bots are not installed"
+            )
+        base, level_params = parse_bot_spec(mapped)
+        name, params = base, {**level_params, **params}
+    cls = registry.bot(name)
+    cls(0, Seed(0), params)  # check the parameters now, not in the middle of a game
+    return Opponent(text, cls, params)
+
+
+def opponents_for(vs: str | None, seats: int, me: int, registry: Registry) -> list[str]:
+    """One spec per seat (``""`` for the person's). ``--vs`` names one bot or level for every
+    other seat, or one per other seat in seat order, separated by commas; a spec's own
+    ``key=value`` parameters stay with it (``expert:samples=8,seed=2,random``)."""
+    text = (vs or default_opponent(registry)).strip()
+    others = seats - 1
+    specs = [s.strip() for s in text.split(";")] if ";" in text else _split(text)
+    if len(specs) == 1:
+        specs = specs * others
+    if len(specs) != others:
+        raise UnknownBotError(
+            f"--vs names {len(specs)} players, but there are {others} other seats"
+        )
+    out: list[str] = []
+    it = iter(specs)
+    for seat in range(seats):
+        out.append("" if seat == me else next(it))
+    return out
+
+
+def _split(text: str) -> list[str]:
+    """``expert,random`` -> two specs; ``expert:samples=8,seed=2`` stays one."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    specs: list[str] = []
+    for p in parts:
+        if specs and "=" in p and ":" in specs[-1]:
+            specs[-1] += "," + p
+        else:
+            specs.append(p)
+    return specs
+
+
+def build_bots(specs: list[str], registry: Registry, seed: Seed) -> list[Bot | None]:
+    """The bot of each seat (None for the person), each with its own seed branch."""
+    bots: list[Bot | None] = []
+    for seat, spec in enumerate(specs):
+        if not spec:
+            bots.append(None)
+            continue
+        opp = resolve(spec, registry)
+        bots.append(opp.cls(seat, seed.child(("bot", seat)), opp.params))
+    return bots

@@ -1,0 +1,532 @@
+"""The game loop of ``sixtysix play``, independent of the terminal.
+
+A :class:`Session` seats one person and computer players at a variant's table and plays a whole
+match to the target. It reads the person's lines from an :class:`InputSource` and writes to a
+:class:`Screen`; the terminal supplies real ones (:mod:`sixtysix.play.terminal`), tests supply
+scripted input, a recording screen and a fake clock. Everything shown to the person is drawn
+from that seat's view; bots get their own seat's view and nothing else.
+
+Test games allow undo and hints and have no timer. Rated games (RULES.md "Play on the Portal")
+have a per-move time limit with a countdown, no undo or hints, and leaving the table (quit,
+Ctrl-C, end of input, time out) is scored by the leaving rules; a finished or abandoned rated
+match goes into the standings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from sixtysix.bots.base import Bot
+from sixtysix.core.actions import ACTION_NAMES, MARRY
+from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.records import DealRecord, Record
+from sixtysix.core.replay import Replay
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.i18n import Translator
+from sixtysix.play.autosave import AutoSave
+from sixtysix.play.explain import why_illegal
+from sixtysix.play.input import Command, InputProblem, Kind, parse_input
+from sixtysix.play.render import (
+    TableInfo,
+    card,
+    hand_order,
+    render_choices,
+    render_outcome,
+    render_view,
+)
+from sixtysix.play.standings import Standings, leaving_score, match_score
+from sixtysix.play.terms import action_text, announcement, card_text, seat_name
+from sixtysix.play.timer import Clock, MoveTimer
+
+
+class InputSource(Protocol):
+    def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
+        """The next line the person types at ``view``.
+
+        With a ``tick``, call it while waiting (a few times a second); when it returns True
+        the move's time is up: stop waiting and return None. Raise :class:`EOFError` at the
+        end of input and let :class:`KeyboardInterrupt` through.
+        """
+        ...
+
+
+class Screen(Protocol):
+    def show(self, renderable: RenderableType) -> None: ...
+
+    def say(self, text: str, style: str | None = None) -> None: ...
+
+    def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
+        """Show the seconds left for this move; ``first_warning`` once, at the last 10 s."""
+        ...
+
+
+class Ending(Enum):
+    """How a session ended."""
+
+    FINISHED = "finished"  # the match reached its target
+    SAVED = "saved"  # a test game stopped by quit or end of input, saved to resume
+    INTERRUPTED = "interrupted"  # Ctrl-C in a test game, saved to resume
+    LEFT = "left"  # a rated game left by quitting, Ctrl-C or end of input
+    TIMED_OUT = "timed_out"  # a rated game left by running out of time
+
+
+class _Leave(Exception):
+    def __init__(self, ending: Ending) -> None:
+        super().__init__(ending.value)
+        self.ending = ending
+
+
+@dataclass
+class GameSetup:
+    variant: Variant
+    seat: int
+    bots: list[Bot | None]
+    #: Bot spec per seat as shown at the table ("" for the person).
+    labels: tuple[str, ...]
+    seed: Seed
+    rated: bool = False
+    move_time: float | None = None
+    #: What the standings file this game under: the opponents' level or bot names.
+    level: str = ""
+
+
+@dataclass
+class SessionResult:
+    ending: Ending
+    totals: list[int]
+    deals_completed: int
+    winners: list[int] = field(default_factory=list)
+    #: The standings score recorded for a rated game (None: nothing scored).
+    score: int | None = None
+
+
+class Session:
+    def __init__(
+        self,
+        setup: GameSetup,
+        tr: Translator,
+        source: InputSource,
+        screen: Screen,
+        *,
+        clock: Clock = time.monotonic,
+        autosave: AutoSave | None = None,
+        standings: Standings | None = None,
+        resume: Replay | None = None,
+    ) -> None:
+        self.setup = setup
+        self.variant = setup.variant
+        self.me = setup.seat
+        self.tr = tr
+        self.source = source
+        self.screen = screen
+        self.clock = clock
+        self.autosave = autosave
+        self.standings = standings
+        n = self.variant.seats
+        if not 0 <= self.me < n:
+            raise ValueError(f"no seat {self.me} in a {n}-seat game")
+        if setup.rated and setup.move_time is None:
+            raise ValueError("a rated game needs a move time")
+        self.record = Record(self.variant.name, self.variant.options.diff(), setup.seed.value)
+        self.totals = [0] * n
+        self.completed = 0
+        self.state: DealState | None = None
+        self.dealer = self.variant.first_dealer(setup.seed)
+        self._quit_warned = False
+        if resume is not None:
+            self._restore(resume)
+
+    # ----------------------------------------------------------------- setup
+
+    def _restore(self, resume: Replay) -> None:
+        for replayed in resume.deals:
+            state = replayed.state
+            self.record.deals.append(DealRecord(state.setup, state.history))
+            if state.outcome is None:
+                self.state = state
+            else:
+                self.completed += 1
+            self.dealer = state.dealer
+        self.totals = list(resume.totals)
+        if self.state is None and self.record.deals:
+            self.dealer = self.variant.next_dealer(self.dealer)
+
+    @property
+    def show_points(self) -> bool:
+        """Running points are public with automatic claims or ``open_scores`` (RULES.md)."""
+        return not self.variant.rules.manual_claim or bool(
+            getattr(self.variant.options, "open_scores", False)
+        )
+
+    # ----------------------------------------------------------------- the match
+
+    def run(self) -> SessionResult:
+        tr = self.tr
+        if self.variant.match_winners(self.totals):
+            raise ValueError("this match is already over")
+        self.screen.say(
+            tr._("{variant}: a match to {target} game points. You are seat {seat}.").format(
+                variant=self.variant.name, target=self.variant.target, seat=self.me
+            ),
+            "bold",
+        )
+        if self.setup.rated:
+            self.screen.say(
+                tr._(
+                    "Rated game: {seconds} s per move, no take-backs or hints; leaving the"
+                    " table counts against you."
+                ).format(seconds=int(self.setup.move_time or 0)),
+                "yellow",
+            )
+        else:
+            self.screen.say(tr._("Test game: undo and hints allowed. Type ? for help."), "dim")
+        try:
+            while True:
+                state = self.state
+                if state is None:
+                    state = self._new_deal()
+                self._save()
+                self._play_deal()
+                state = self.state
+                assert state is not None and state.outcome is not None
+                self._finish_deal(state)
+                winners = self.variant.match_winners(self.totals)
+                if winners:
+                    return self._finish_match(winners)
+                self.dealer = self.variant.next_dealer(state.dealer)
+                self.state = None
+        except _Leave as leave:
+            return self._leave(leave.ending)
+        except KeyboardInterrupt:  # Ctrl-C while a computer player thinks
+            return self._leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED)
+
+    def _new_deal(self) -> DealState:
+        number = len(self.record.deals)
+        setup = self.variant.deal(self.setup.seed, ("deal", number), self.dealer)
+        state = self.variant.new_deal(setup)
+        self.record.deals.append(DealRecord(setup, state.history))
+        self.state = state
+        self.screen.say("")
+        self.screen.say(
+            self.tr._("Deal {number}, dealer: {dealer}.").format(
+                number=number + 1, dealer=seat_name(self.tr, state.dealer, self.me)
+            ),
+            "bold",
+        )
+        return state
+
+    def _save(self) -> None:
+        if self.autosave is not None:
+            self.autosave.save(self.record)
+
+    def _info(self) -> TableInfo:
+        return TableInfo(
+            variant=self.variant.name,
+            deal_number=len(self.record.deals),
+            totals=tuple(self.totals),
+            target=self.variant.target,
+            players=self.setup.labels,
+            show_points=self.show_points,
+            rated=self.setup.rated,
+        )
+
+    # ----------------------------------------------------------------- a deal
+
+    def _play_deal(self) -> None:
+        while True:
+            state = self.state
+            assert state is not None
+            if state.is_over:
+                return
+            seat = state.to_act
+            before = state.view(self.me)
+            if seat == self.me:
+                action = self._human_turn(state)
+                if action is None:  # undone: the state was rebuilt
+                    continue
+            else:
+                bot = self.setup.bots[seat]
+                assert bot is not None, f"no player for seat {seat}"
+                action = int(bot.choose(state.view(seat)))
+            state.apply(action)
+            self._save()
+            self._narrate(seat, action, before, state.view(self.me))
+
+    def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
+        """Tell the person what just happened, from the person's own views."""
+        tr = self.tr
+        trump = after.trump if MARRY <= action < MARRY + 4 else None
+        self.screen.say(announcement(tr, seat, self.me, action, trump))
+        if sum(after.tricks) > sum(before.tricks):
+            winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
+            gained = after.card_points[winner] - before.card_points[winner]
+            self.screen.say(
+                tr._("Trick to {who} (+{points}).").format(
+                    who=seat_name(tr, winner, self.me), points=gained
+                ),
+                "cyan",
+            )
+            drawn = set(after.hand) - set(before.hand)
+            if drawn:
+                text = Text(tr._("You draw") + " ")
+                for c in sorted(drawn):
+                    text.append_text(card(c, bold=True))
+                self.screen.show(text)
+
+    def _finish_deal(self, state: DealState) -> None:
+        outcome = state.outcome
+        assert outcome is not None
+        for s in range(state.n):
+            self.totals[s] += outcome.game_points[s]
+        self.completed += 1
+        self._save()
+        headline = ""
+        last = state.history[-1][1] if state.history else -1
+        if MARRY <= last < MARRY + 4 and outcome.game_points[state.history[-1][0]]:
+            points = 40 if last - MARRY == state.trump else 20
+            headline = self.tr._('"{points} more is enough!" 66 with the marriage: {who}.')
+            headline = headline.format(
+                points=points, who=seat_name(self.tr, state.history[-1][0], self.me)
+            )
+        self.screen.show(render_outcome(outcome, state.n, self.me, self.totals, self.tr, headline))
+
+    # ----------------------------------------------------------------- the person
+
+    def _human_turn(self, state: DealState) -> int | None:
+        """The person's legal action, or None after an undo."""
+        tr = self.tr
+        view = state.view(self.me)
+        order = hand_order(view)
+        self.screen.show(render_view(view, self._info(), tr))
+        self.screen.show(render_choices(view, tr))
+        timer: MoveTimer | None = None
+        if self.setup.rated:
+            assert self.setup.move_time is not None
+            timer = MoveTimer(self.setup.move_time, self.clock)
+        prompt = tr._("Your move") + " > "
+        while True:
+            try:
+                line = self.source.read(prompt, view, self._ticker(timer))
+            except KeyboardInterrupt:
+                raise _Leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED) from None
+            except EOFError:
+                raise _Leave(Ending.LEFT if self.setup.rated else Ending.SAVED) from None
+            if timer is not None and (line is None or timer.expired()):
+                raise _Leave(Ending.TIMED_OUT)
+            if line is None:
+                continue
+            try:
+                command = parse_input(line, view, order, tr)
+            except InputProblem as problem:
+                self.screen.say(str(problem), "red")
+                continue
+            if command.kind is not Kind.QUIT:
+                self._quit_warned = False
+            result = self._command(command, state, view)
+            if result is not _AGAIN:
+                return result  # type: ignore[return-value]
+
+    def _ticker(self, timer: MoveTimer | None) -> Callable[[], bool] | None:
+        if timer is None:
+            return None
+
+        def tick() -> bool:
+            change = timer.poll()
+            if change is not None:
+                self.screen.countdown(*change)
+            return timer.expired()
+
+        return tick
+
+    def _command(self, command: Command, state: DealState, view: View) -> object:
+        tr = self.tr
+        kind = command.kind
+        if kind is Kind.HELP:
+            self.screen.show(self._help(view))
+            return _AGAIN
+        if kind is Kind.HINT:
+            if self.setup.rated:
+                self.screen.say(tr._("No hints in rated games."), "red")
+            else:
+                self._hint(view)
+            return _AGAIN
+        if kind is Kind.UNDO:
+            if self.setup.rated:
+                self.screen.say(tr._("No take-backs in rated games."), "red")
+                return _AGAIN
+            if self._undo(state):
+                return None
+            self.screen.say(tr._("Nothing to undo in this deal."), "red")
+            return _AGAIN
+        if kind is Kind.QUIT:
+            if not self.setup.rated:
+                raise _Leave(Ending.SAVED)
+            if self._quit_warned:
+                raise _Leave(Ending.LEFT)
+            self._quit_warned = True
+            self.screen.say(self._leaving_warning(), "yellow")
+            return _AGAIN
+        assert command.action is not None
+        action = command.action
+        if action not in view.legal_actions:
+            self.screen.say(why_illegal(view, action, tr), "red")
+            return _AGAIN
+        return action
+
+    def _leaving_warning(self) -> str:
+        tr = self.tr
+        score = leaving_score(self.totals, self.completed, self.me)
+        if score is None:
+            consequence = tr._("you lead on the completed deals, so it would not be scored")
+        else:
+            consequence = tr._("it would count as a loss (-1)")
+        return tr._(
+            "Leaving a rated game is leaving the table: {consequence}. Type quit again to leave."
+        ).format(consequence=consequence)
+
+    def _undo(self, state: DealState) -> bool:
+        """Take back the person's last action in this deal (and the bots' replies)."""
+        mine = [i for i, (s, _) in enumerate(state.history) if s == self.me]
+        if not mine:
+            return False
+        keep = state.history[: mine[-1]]
+        fresh = self.variant.new_deal(state.setup)
+        for _, a in keep:
+            fresh.apply_legal(a)
+        self.state = fresh
+        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        self._save()
+        undone = state.history[mine[-1]][1]
+        self.screen.say(
+            self.tr._("Taken back: {action}.").format(action=action_text(self.tr, undone)), "cyan"
+        )
+        return True
+
+    def _hint(self, view: View) -> None:
+        tr = self.tr
+        from sixtysix.play.review import call_analyser, load_analyser
+
+        analyser = load_analyser()
+        if analyser is None:
+            self.screen.say(
+                tr._("Hints need the expert analysis, which is not installed here."), "red"
+            )
+            return
+        self.screen.say(tr._("Thinking..."), "dim")
+        values = sorted(call_analyser(analyser, view, variant=self.variant), key=lambda av: -av[1])
+        table = Table(title=tr._("Expected game points of each move"), box=None)
+        table.add_column(tr._("move"))
+        table.add_column(tr._("notation"))
+        table.add_column(tr._("value"), justify="right")
+        for i, (action, value) in enumerate(values):
+            table.add_row(
+                action_text(tr, int(action)),
+                ACTION_NAMES[int(action)],
+                f"{float(value):+.2f}",
+                style="bold green" if i == 0 else None,
+            )
+        self.screen.show(table)
+
+    def _help(self, view: View) -> RenderableType:
+        tr = self.tr
+        lines = [
+            tr._("Play a card by its name (as, 10h, Q♥, kd) or by its number in your hand."),
+            tr._(
+                "Other moves: marry H, exchange, close, claim, trump S, trump below,"
+                " partner AD, solo, concede (when the rules allow them)."
+            ),
+            tr._("? help   hint  the expert's view of each move   undo  take back   quit  stop"),
+            tr._(
+                "Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades."
+            ),
+        ]
+        if self.setup.rated:
+            lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
+        legal = ", ".join(
+            card_text(a) if a < NUM_CARDS else ACTION_NAMES[a] for a in view.legal_actions
+        )
+        lines.append(tr._("Allowed now: {actions}").format(actions=legal))
+        return Text("\n".join(lines))
+
+    # ----------------------------------------------------------------- endings
+
+    def _finish_match(self, winners: Sequence[int]) -> SessionResult:
+        tr = self.tr
+        names = ", ".join(seat_name(tr, s, self.me) for s in winners)
+        self.screen.say(tr._("Match over. Winner: {names}.").format(names=names), "bold green")
+        score: int | None = None
+        if self.setup.rated:
+            score = match_score(self.totals, self.me)
+            self._record_result("finished", score)
+            self.screen.say(
+                tr._("Standings: {score:+d} for this match.").format(score=score), "bold"
+            )
+        self._saved_note(finished=True)
+        return SessionResult(
+            Ending.FINISHED, list(self.totals), self.completed, list(winners), score
+        )
+
+    def _leave(self, ending: Ending) -> SessionResult:
+        tr = self.tr
+        self._save()
+        score: int | None = None
+        if ending in (Ending.LEFT, Ending.TIMED_OUT):
+            if ending is Ending.TIMED_OUT:
+                self.screen.say(tr._("Time is up: you have left the table."), "bold red")
+            else:
+                self.screen.say(tr._("You have left the table."), "bold red")
+            score = leaving_score(self.totals, self.completed, self.me)
+            self._record_result("left", score)
+            if score is None:
+                self.screen.say(
+                    tr._("You led on the completed deals: the match is not scored."), "yellow"
+                )
+            else:
+                self.screen.say(tr._("Standings: {score:+d} (left the table).").format(score=score))
+            self._saved_note(finished=True)
+        else:
+            self._saved_note(finished=False)
+        return SessionResult(ending, list(self.totals), self.completed, [], score)
+
+    def _record_result(self, ending: str, score: int | None) -> None:
+        if self.standings is None:
+            return
+        self.standings.add(
+            variant=self.variant.name,
+            level=self.setup.level,
+            seats=self.variant.seats,
+            seat=self.me,
+            ending=ending,
+            score=score,
+            deals=self.completed,
+            totals=self.totals,
+        )
+
+    def _saved_note(self, finished: bool) -> None:
+        if self.autosave is None:
+            return
+        tr = self.tr
+        path = str(self.autosave.path)
+        if finished or self.setup.rated:
+            self.screen.say(tr._("The game record is in {path}.").format(path=path), "dim")
+        else:
+            self.screen.say(
+                tr._("Game saved. Continue it with: sixtysix play --resume {path}").format(
+                    path=path
+                ),
+                "bold",
+            )
+
+
+_AGAIN = object()

@@ -1,0 +1,90 @@
+"""The real terminal: a Rich screen and a line reader that can wait against the move timer.
+
+In rated games the countdown is drawn on the line just above the prompt with ANSI cursor
+save/restore, so it ticks without disturbing what the person is typing; in the last 10 seconds
+it turns red and the bell rings once. When output is not a terminal, the countdown prints only
+the warning, as a line.
+"""
+
+from __future__ import annotations
+
+import select
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from rich.console import Console, RenderableType
+
+from sixtysix.core.view import View
+from sixtysix.i18n import Translator
+
+POLL_SECONDS = 0.2
+
+
+class ConsoleScreen:
+    """A :class:`~sixtysix.play.session.Screen` on a Rich console."""
+
+    def __init__(self, console: Console, tr: Translator, live: bool | None = None) -> None:
+        self.console = console
+        self.tr = tr
+        self.live = console.is_terminal if live is None else live
+
+    def show(self, renderable: RenderableType) -> None:
+        self.console.print(renderable, highlight=False)
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.console.print(text, style=style, highlight=False, markup=False)
+
+    def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
+        tr = self.tr
+        if warning:
+            text = tr._("{seconds} s left — hurry!").format(seconds=seconds)
+        else:
+            text = tr._("{seconds} s left").format(seconds=seconds)
+        if self.live:
+            out = self.console.file
+            color = "\x1b[1;31m" if warning else "\x1b[2m"
+            bell = "\a" if first_warning else ""
+            # save cursor, up one line, clear it, write, restore cursor
+            out.write(f"\x1b7\x1b[1A\r\x1b[2K{color}⏱ {text}\x1b[0m\x1b8{bell}")
+            out.flush()
+        elif first_warning:
+            self.console.print("⏱ " + text, style="bold red", highlight=False, markup=False)
+
+
+class TerminalInput:
+    """Reads lines from standard input; with a move timer, waits in short polls."""
+
+    def __init__(self, stream: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+
+    def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
+        if tick is None:
+            self.out.write(prompt)
+            self.out.flush()
+            line = self.stream.readline()
+            if not line:
+                raise EOFError
+            return line.rstrip("\r\n")
+        # A line for the countdown to live on, then the prompt below it.
+        self.out.write("\n" + prompt)
+        self.out.flush()
+        try:
+            self.stream.fileno()
+            pollable = True
+        except (AttributeError, OSError, ValueError):
+            pollable = False
+        if pollable:
+            while True:
+                if tick():
+                    self.out.write("\n")
+                    return None
+                ready, _, _ = select.select([self.stream], [], [], POLL_SECONDS)
+                if ready:
+                    break
+        line = self.stream.readline()
+        if not line:
+            raise EOFError
+        tick()
+        return line.rstrip("\r\n")

@@ -1,0 +1,308 @@
+"""Where chunks of games are played: this process, a pool of local processes, or Ray.
+
+A backend runs a *kernel* — a module-level function ``fn(job, start, stop)`` that plays games
+``start..stop-1`` of ``job`` and returns a chunk result with ``start``, ``stop`` and
+``seconds`` — over the chunks a :class:`~sixtysix.sim.chunks.ChunkPlan` hands out, and yields
+the results as they finish. Kernel and job travel by pickle, so both must be importable by
+name in the workers (a class defined in a test module is fine; a lambda is not).
+
+Results never depend on the backend: a game's randomness comes from its index alone. The
+backend only decides how fast they arrive. Ctrl-C is handled by :class:`StopFlag`: the first
+one stops handing out chunks and lets the running ones finish (so every finished game is
+kept); a second one aborts at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from types import FrameType, TracebackType
+from typing import Any, Protocol, TypeVar
+
+from sixtysix.sim.chunks import ChunkPlan
+from sixtysix.sim.errors import BackendError
+
+#: Chunks in flight per worker: one running, one queued, so a worker never waits for work.
+IN_FLIGHT_PER_WORKER = 2
+#: An automatic local run plays in this process first, for about this long, to measure.
+PROBE_SECONDS = 0.2
+#: ... and starts a process pool only if the rest would take longer than this.
+POOL_WORTH_SECONDS = 1.0
+
+
+class ChunkResult(Protocol):
+    @property
+    def start(self) -> int: ...
+    @property
+    def stop(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+
+
+J = TypeVar("J")
+R = TypeVar("R", bound=ChunkResult)
+Kernel = Callable[[J, int, int], R]
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+class StopFlag:
+    """Turns Ctrl-C into a polite request to stop; a second Ctrl-C aborts.
+
+    Used as a context manager around a run, it replaces the SIGINT handler (in the main
+    thread only) and restores it afterwards. :attr:`requested` is what backends check
+    between chunks.
+    """
+
+    def __init__(self, notice: Callable[[], None] | None = None) -> None:
+        self.requested = False
+        self._notice = notice
+        self._previous: Any = None
+        self._installed = False
+
+    def request(self) -> None:
+        self.requested = True
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        if self._notice is not None:
+            self._notice()
+
+    def __enter__(self) -> StopFlag:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)
+            self._installed = False
+
+
+class Backend:
+    """Runs a kernel over a plan's chunks; see the module docstring."""
+
+    name = "backend"
+    #: Workers used (known once :meth:`run` has decided, for an automatic local backend).
+    workers = 1
+
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the backend started (processes, a local Ray instance)."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _in_process(
+    fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag, until: float | None = None
+) -> Iterator[R]:
+    """Chunks played here, one after another (until ``until`` on the monotonic clock)."""
+    while not stop.requested and (until is None or time.monotonic() < until):
+        chunk = plan.next()
+        if chunk is None:
+            return
+        result = fn(job, *chunk)
+        plan.observe(result.stop - result.start, result.seconds)
+        yield result
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops them in order."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """``forkserver`` where there is one: workers start from a clean process that has already
+    imported the simulator (fast, and safe with the progress bar's thread, unlike ``fork``);
+    ``spawn`` elsewhere."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["sixtysix.sim.jobs", "sixtysix.sim.tournament"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class LocalBackend(Backend):
+    """This machine: ``workers`` processes (1 = this process); by default every CPU.
+
+    With ``workers=None`` a run starts in this process and measures; it moves to a pool of
+    one process per CPU only when the remaining games would take longer than
+    :data:`POOL_WORTH_SECONDS`, so small runs never pay for starting processes.
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int | None = None) -> None:
+        if workers is not None and workers < 1:
+            raise BackendError("--workers must be at least 1")
+        self.requested = workers
+        self.workers = workers or 1
+
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+        if self.requested is None:
+            yield from _in_process(fn, job, plan, stop, time.monotonic() + PROBE_SECONDS)
+            cpus = available_cpus()
+            rate = plan.rate
+            if stop.requested or plan.remaining == 0:
+                return
+            if cpus == 1 or (rate is not None and plan.remaining / rate < POOL_WORTH_SECONDS):
+                yield from _in_process(fn, job, plan, stop)
+                return
+            self.workers = cpus
+        if self.workers == 1:
+            yield from _in_process(fn, job, plan, stop)
+            return
+        plan.workers = self.workers
+        yield from self._pool(fn, job, plan, stop)
+
+    def _pool(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+        executor = ProcessPoolExecutor(
+            self.workers, mp_context=_pool_context(), initializer=_ignore_sigint
+        )
+        pending: set[Future[R]] = set()
+        finished = False
+        try:
+            while True:
+                while not stop.requested and len(pending) < IN_FLIGHT_PER_WORKER * self.workers:
+                    chunk = plan.next()
+                    if chunk is None:
+                        break
+                    pending.add(executor.submit(fn, job, *chunk))
+                if not pending:
+                    break
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    plan.observe(result.stop - result.start, result.seconds)
+                    yield result
+            finished = True
+        finally:
+            if not finished:
+                # Aborted (a second Ctrl-C, or an error): drop the queue, end the workers.
+                for future in pending:
+                    future.cancel()
+                for process in list(getattr(executor, "_processes", {}).values()):
+                    process.terminate()
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_call(fn: Kernel[J, R], job: J, start: int, stop: int) -> R:
+    return fn(job, start, stop)
+
+
+class RayBackend(Backend):
+    """A Ray cluster at ``address``, or a local Ray instance started for the run.
+
+    An instance that is already running in this process (``ray.init`` called by the caller)
+    is used as it is and left running. Every node must have the same version of sixtysix
+    (and of any bot plugin used) installed, since workers import the kernel by name.
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError(
+                "the ray backend needs Ray: pip install 'sixtysix[ray]'"
+            ) from None
+        self._ray = ray
+        self._started = False
+        if not ray.is_initialized():
+            options: dict[str, Any] = {
+                "include_dashboard": False,
+                "log_to_driver": False,
+                "logging_level": logging.ERROR,
+            }
+            try:
+                if address:
+                    ray.init(address=address, **options)
+                else:
+                    ray.init(num_cpus=workers or available_cpus(), **options)
+            except Exception as exc:
+                where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise BackendError(f"cannot start {where}: {first}") from None
+            self._started = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = max(1, min(workers, cpus) if workers else cpus)
+        self._remote = ray.remote(num_cpus=1)(_ray_call)
+
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+        ray = self._ray
+        plan.workers = self.workers
+        job_ref = ray.put(job)
+        pending: dict[Any, tuple[int, int]] = {}
+        finished = False
+        try:
+            while True:
+                while not stop.requested and len(pending) < IN_FLIGHT_PER_WORKER * self.workers:
+                    chunk = plan.next()
+                    if chunk is None:
+                        break
+                    pending[self._remote.remote(fn, job_ref, *chunk)] = chunk
+                if not pending:
+                    break
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    del pending[ref]
+                    result: R = ray.get(ref)
+                    plan.observe(result.stop - result.start, result.seconds)
+                    yield result
+            finished = True
+        finally:
+            if not finished:
+                for ref in pending:
+                    ray.cancel(ref, force=True)
+
+    def close(self) -> None:
+        if self._started:
+            self._ray.shutdown()
+            self._started = False
+
+
+def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:
+    """The backend the CLI's ``--backend``, ``--workers`` and ``--address`` ask for."""
+    if name == "local":
+        if address:
+            raise BackendError("--address is only for --backend ray")
+        return LocalBackend(workers)
+    if name == "ray":
+        return RayBackend(address, workers)
+    raise BackendError(f"unknown backend {name!r}; backends: local, ray")
+
+
+def stop_notice() -> None:
+    """What the first Ctrl-C prints."""
+    print(
+        "\nStopping after the games in progress (Ctrl-C again to stop at once)...",
+        file=sys.stderr,
+        flush=True,
+    )

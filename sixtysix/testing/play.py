@@ -1,0 +1,69 @@
+"""Seeded random play and the bookkeeping the conformance checks share.
+
+Every choice comes from a :class:`~sixtysix.core.rng.Stream`, so a failing check names a seed
+and a deal number and the same positions come back when it is run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sixtysix.core.cards import mask_of
+from sixtysix.core.rng import Seed, Stream
+from sixtysix.core.state import DealState, Phase
+from sixtysix.core.variant import Variant
+
+#: No deal of the family lasts this long; a longer one means the engine is looping.
+MAX_STEPS = 400
+
+
+class ConformanceError(AssertionError):
+    """A variant or bot broke the contract every plugin must keep; the message says where."""
+
+
+def fail(message: str) -> ConformanceError:
+    return ConformanceError(message)
+
+
+def random_deal(variant: Variant, seed: Seed, number: int) -> DealState:
+    """Deal ``number`` of a check: the dealer and the cards drawn from ``seed``."""
+    dealer = seed.words(("dealer", number), 1)[0] % variant.seats
+    return variant.new_deal(variant.deal(seed, ("deal", number), dealer))
+
+
+def choose(stream: Stream, legal: Sequence[int]) -> int:
+    return legal[stream.below(len(legal))]
+
+
+def play_random(state: DealState, stream: Stream, stop: int | None = None) -> None:
+    """Random legal actions until the deal ends (or ``stop`` actions have been taken)."""
+    steps = 0
+    while not state.is_over and (stop is None or len(state.history) < stop):
+        state.apply(choose(stream, state.legal_actions()))
+        steps += 1
+        if steps > MAX_STEPS:
+            raise fail(f"the deal did not end after {MAX_STEPS} actions")
+
+
+def located(state: DealState) -> int:
+    """Every card the state accounts for, as a mask; a card in two places is a failure."""
+    places = [*state.hands, *state.won, mask_of(state.talon), mask_of(c for _, c in state.trick)]
+    if state.turnup >= 0:
+        places.append(1 << state.turnup)
+    total = 0
+    for m in places:
+        if total & m:
+            raise fail("a card is in two places at once")
+        total |= m
+    return total
+
+
+def hidden_from(state: DealState, seat: int) -> int:
+    """Cards whose place ``seat`` may not know: others' unknown cards and the face-down talon."""
+    hidden = mask_of(state.talon)
+    for s in range(state.n):
+        if s != seat:
+            hidden |= state.hands[s] & ~state.known[s]
+    if state.phase == Phase.TRUMP_CALL:
+        hidden |= mask_of(state.setup.hands[seat][state.rules.call_after :])
+    return hidden

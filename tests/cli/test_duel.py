@@ -1,0 +1,129 @@
+"""``sixtysix duel`` through Click's runner."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from sixtysix.cli import cli
+from sixtysix.sim import duel as duel_module
+
+
+def run_json(runner: CliRunner, *args: str) -> dict[str, object]:
+    result = runner.invoke(cli, ["duel", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_json_report(runner: CliRunner) -> None:
+    data = run_json(runner, "66", "heuristic", "random", "--deals", "20", "--seed", "1")
+    assert data["variant"] == "sixtysix"
+    assert data["bots"] == {"a": "heuristic", "b": "random"}
+    assert data["deals"] == 20 and data["games"] == 40
+    won = data["games_won"]
+    assert isinstance(won, dict) and won["a"] + won["b"] + won["draws"] == 40
+    rate = data["win_rate"]
+    assert isinstance(rate, dict)
+    a = rate["a"]
+    assert a["low"] <= a["estimate"] <= a["high"]
+    assert a["estimate"] == won["a"] / 40
+    points = data["game_points_per_deal"]
+    assert isinstance(points, dict) and set(points) == {"a", "b", "difference"}
+    times = data["time_per_move"]
+    assert isinstance(times, dict) and times["a"]["moves"] > 0
+    assert set(times["a"]) == {"moves", "mean_ms", "median_ms", "p95_ms"}
+    assert data["interrupted"] is False
+
+
+def test_four_players_rotate_over_every_seat(runner: CliRunner) -> None:
+    data = run_json(runner, "66-4", "heuristic", "random", "--deals", "3", "--seed", "2")
+    assert data["games"] == 3 * 8
+
+
+def test_same_seed_same_result(runner: CliRunner) -> None:
+    def key(data: dict[str, object]) -> object:
+        return data["games_won"], data["game_points_per_deal"], data["win_rate"]
+
+    args = ("schnapsen", "heuristic:noise=0.4", "random", "--deals", "15")
+    a = run_json(runner, *args, "--seed", "7")
+    b = run_json(runner, *args, "--seed", "7")
+    c = run_json(runner, *args, "--seed", "8")
+    assert key(a) == key(b)
+    assert key(a) != key(c)
+
+
+def test_table_output(runner: CliRunner) -> None:
+    result = runner.invoke(
+        cli, ["duel", "66", "@medium", "@easy", "--deals", "10", "--seed", "3", "--no-progress"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "@medium vs @easy" in out
+    for words in ("games won", "win rate", "game points per deal", "time per move"):
+        assert words in out
+
+
+def test_options_and_presets_reach_the_game(runner: CliRunner) -> None:
+    data = run_json(
+        runner, "66", "heuristic", "random", "--deals", "5", "--preset", "classic", "-o", "target=3"
+    )
+    assert data["options"] == {
+        "claim": "manual",
+        "failed_close": "2or3",
+        "tie": "draw",
+        "target": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["poker", "heuristic", "random"], "unknown variant 'poker'"),
+        (["66", "genius", "random"], "unknown bot 'genius'"),
+        (["66", "heuristic", "random:depth=3"], "has no parameter 'depth'"),
+        (["66", "heuristic:noise=2", "random"], "noise must be a number from 0 to 1"),
+        (["66", "@impossible", "random"], "unknown level '@impossible'"),
+        (["66", "heuristic", "random", "-o", "tie=coin"], "must be one of last_trick_wins, draw"),
+        (["66", "heuristic", "random", "-o", "colour=red"], "colour"),
+        (["66", "heuristic", "random", "--deals", "0"], "0 is not in the range"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    runner: CliRunner, args: list[str], message: str
+) -> None:
+    result = runner.invoke(cli, ["duel", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    if not args[-1].isdigit():  # Click's usage errors print the usage line too
+        assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_ctrl_c_reports_the_finished_deals(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = duel_module.iter_deals
+
+    def interrupted(*args: object, **kwargs: object) -> Iterator[duel_module.DealResult]:
+        for number, result in enumerate(real(*args, **kwargs)):  # type: ignore[arg-type]
+            if number == 3:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(duel_module, "iter_deals", interrupted)
+    result = runner.invoke(cli, ["duel", "66", "heuristic", "random", "--deals", "50", "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.output)
+    assert data["deals"] == 3 and data["games"] == 6 and data["interrupted"] is True
+
+
+def test_help_documents_the_design(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["duel", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "seats swapped" in text and "Wilson" in text and "@hard" in text

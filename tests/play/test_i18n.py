@@ -1,0 +1,125 @@
+"""Translations: every message has Turkish, the shipped catalogs are compiled from the .po files,
+and the language comes from --lang or the locale."""
+
+from __future__ import annotations
+
+import gettext
+import re
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("babel")
+
+from sixtysix.cli import cli
+from sixtysix.i18n import LANGUAGES, LOCALE_DIR, Translator, default_language
+from sixtysix.i18n.build import compiled, extract, mo_path, read_catalog
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def test_every_message_of_the_code_and_the_variants_has_a_turkish_translation() -> None:
+    catalog = read_catalog("tr")
+    missing = [
+        m.id for m in extract() if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)
+    ]
+    assert not missing, (
+        f"{len(missing)} messages lack Turkish (run `python -m sixtysix.i18n.build update`,"
+        f" translate the .po, then `compile`): {missing[:5]}"
+    )
+
+
+def test_no_empty_or_fuzzy_translation_and_placeholders_kept() -> None:
+    catalog = read_catalog("tr")
+    assert not catalog.fuzzy
+    for message in catalog:
+        if not message.id:
+            continue
+        assert message.string, message.id
+        assert not message.fuzzy, message.id
+        assert sorted(PLACEHOLDER.findall(message.id)) == sorted(
+            PLACEHOLDER.findall(message.string)
+        ), message.id
+
+
+def test_shipped_mo_files_are_up_to_date_with_the_po_files() -> None:
+    for lang in LANGUAGES[1:]:
+        assert mo_path(lang).read_bytes() == compiled(lang), (
+            f"{mo_path(lang)} is stale: run `python -m sixtysix.i18n.build compile`"
+        )
+        # and gettext reads it
+        t = gettext.translation("sixtysix", localedir=LOCALE_DIR, languages=[lang])
+        assert t.gettext("hearts") == "kupa"
+
+
+def test_rule_terms_in_turkish() -> None:
+    tr = Translator("tr")
+    assert tr._("Trump (koz)") == "Koz"
+    assert "evliliğini" in tr._("{who} declares the marriage in {suit} ({points})")
+    assert tr._("close the talon") == "talonu kapat"
+    assert "daha yetişir" in tr._('"{points} more is enough!" 66 with the marriage: {who}.')
+    assert tr._("draw (pata)") == "pata"
+    assert "Yalnız gidiyorum" in tr._('{who} plays solo: "I go alone!"')
+    assert Translator("en")._("hearts") == "hearts"
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "tr_TR.UTF-8"}, "tr"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+        ({"LC_ALL": "tr_TR.UTF-8", "LANG": "en_US.UTF-8"}, "tr"),
+        ({"LANGUAGE": "de:tr", "LANG": "tr_TR.UTF-8"}, "en"),
+        ({"LANGUAGE": "tr:en", "LANG": "en_US.UTF-8"}, "tr"),
+        ({"LC_MESSAGES": "tr_TR", "LANG": "C"}, "tr"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+    ],
+)
+def test_default_language_from_the_locale(env: dict[str, str], lang: str) -> None:
+    assert default_language(env) == lang
+
+
+def test_unknown_language_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown language"):
+        Translator("de")
+
+
+def test_rules_in_turkish() -> None:
+    result = CliRunner().invoke(cli, ["rules", "66", "--lang", "tr"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Seçenekler (-o ad=değer)" in out and "varsayılan" in out
+    assert "İki kişilik 66" in out  # the summary
+    assert "koz 9'lusu açık koz kartıyla değiştirilebilir" in out  # an option doc
+    assert "Hazır ayarlar" in out and "hepsi varsayılan" in out
+    en = CliRunner().invoke(cli, ["rules", "66", "--lang", "en"], terminal_width=200).output
+    assert "Options (-o name=value)" in en and "Seçenekler" not in en
+
+
+def test_rules_language_from_the_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    result = CliRunner().invoke(cli, ["rules", "schnapsen"], terminal_width=200)
+    assert result.exit_code == 0 and "Seçenekler" in result.output
+
+
+def test_command_help_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    runner = CliRunner()
+    en = runner.invoke(cli, ["play", "--help"]).output
+    assert "Play VARIANT in the terminal" in en and "Your seat (default 0)." in en
+    tr = runner.invoke(cli, ["play", "--lang", "tr", "--help"]).output
+    assert "VARIANT oyununu terminalde oyna" in tr and "Senin yerin (varsayılan 0)." in tr
+    assert "\nExamples:" in tr.replace("  ", "")  # the example block is kept as written
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8")
+    out = runner.invoke(cli, ["standings", "--help"]).output
+    assert "Puanlı sonuçlarını" in out
+    out = runner.invoke(cli, ["analyse", "--help"]).output
+    assert "uzmana göre" in out
+    listing = runner.invoke(cli, ["--help"]).output
+    assert "VARIANT oyununu terminalde oyna" in listing

@@ -1,0 +1,82 @@
+"""One end-to-end run of ``sixtysix play`` in a real pseudo-terminal: Rich draws for a terminal,
+input is read from a tty, Ctrl-C is a real SIGINT."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+TIMEOUT = 30
+
+
+def spawn(args: list[str], data_dir: Path) -> pexpect.spawn:
+    env = dict(os.environ)
+    env.update(
+        {
+            "SIXTYSIX_DATA_DIR": str(data_dir),
+            "TERM": "xterm-256color",
+            "COLUMNS": "100",
+            "LINES": "40",
+            "LANG": "C.UTF-8",
+        }
+    )
+    env.pop("NO_COLOR", None)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "sixtysix", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(40, 100),
+    )
+
+
+def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "pty.json"
+    child = spawn(
+        ["play", "66", "--vs", "random", "--seed", "9", "--save", str(save), "--lang", "en"],
+        tmp_path,
+    )
+    try:
+        child.expect("Your move > ")
+        assert "\x1b[" in child.before  # Rich saw a terminal and used colour
+        child.sendline("?")
+        child.expect("Allowed now")
+        child.expect("Your move > ")
+        child.sendline("nonsense")
+        child.expect("I do not understand 'nonsense'")
+        child.expect("Your move > ")
+        child.sendline("1")
+        child.expect("You play")
+        child.expect("Your move > ")
+        child.sendline("quit")
+        child.expect("Game saved")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    data = json.loads(save.read_text())
+    assert any(a["seat"] == 0 for a in data["deals"][0]["actions"])
+
+
+def test_ctrl_c_in_a_pseudo_terminal_saves_and_exits_130(tmp_path: Path) -> None:
+    save = tmp_path / "int.json"
+    child = spawn(
+        ["play", "schnapsen", "--vs", "random", "--seed", "2", "--save", str(save), "--lang", "tr"],
+        tmp_path,
+    )
+    try:
+        child.expect("Hamlen > ")
+        child.sendintr()
+        child.expect("Oyun kaydedildi")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    assert json.loads(save.read_text())["variant"] == "schnapsen"

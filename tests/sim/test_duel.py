@@ -1,0 +1,181 @@
+"""Duels: seatings, identical deals, determinism, and the statistics they report."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import ClassVar
+
+import pytest
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.random_bot import RandomBot
+from sixtysix.core.actions import Action
+from sixtysix.core.rng import Seed
+from sixtysix.core.view import View
+from sixtysix.sim.duel import (
+    BotFailure,
+    Contestant,
+    DealResult,
+    TimeStats,
+    arrangements,
+    duel,
+    iter_deals,
+    mean_interval,
+    play_deal,
+    summarize,
+    wilson_interval,
+)
+from sixtysix.variants.schnapsen import Schnapsen
+from sixtysix.variants.sixtysix import SixtySix
+from sixtysix.variants.sixtysix_3 import SixtySix3
+from sixtysix.variants.sixtysix_4 import SixtySix4
+
+HEURISTIC = Contestant("heuristic", HeuristicBot)
+RANDOM = Contestant("random", RandomBot)
+
+
+def test_two_player_seatings_swap() -> None:
+    assert arrangements(2) == ((0, 1), (1, 0))
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_every_seat_alone_for_each_bot(seats: int) -> None:
+    seatings = arrangements(seats)
+    assert len(seatings) == 2 * seats == len(set(seatings))
+    for who in (0, 1):
+        alone = [s.index(who) for s in seatings if s.count(who) == 1]
+        assert sorted(alone) == list(range(seats))
+
+
+class Spy(Bot):
+    """Records the first view each seat gets: its hand and the dealer."""
+
+    name = "spy"
+    parameters: ClassVar[Mapping[str, str]] = {}
+    seen: ClassVar[list[tuple[int, int, tuple[int, ...]]]] = []
+
+    def choose(self, view: View) -> Action:
+        if not any(s == view.seat for s, _ in view.history):
+            Spy.seen.append((view.seat, view.dealer, tuple(view.hand)))
+        return view.legal_actions[0]
+
+
+@pytest.mark.parametrize("variant", [SixtySix(), SixtySix4()], ids=lambda v: v.name)
+def test_every_seating_plays_the_identical_deal(variant: SixtySix) -> None:
+    Spy.seen = []
+    result = play_deal(variant, (Contestant("a", Spy), Contestant("b", Spy)), Seed(4), 7)
+    assert len(result.games) == len(arrangements(variant.seats))
+    first: dict[int, set[tuple[int, tuple[int, ...]]]] = {}
+    for seat, dealer, hand in Spy.seen:
+        first.setdefault(seat, set()).add((dealer, hand))
+    assert sorted(first) == list(range(variant.seats))
+    assert all(len(views) == 1 for views in first.values())  # same cards in every seating
+
+
+def test_same_bot_on_both_sides_is_an_even_duel() -> None:
+    """A deterministic bot against itself: seat-swapping makes A and B exactly even."""
+    summary = duel(SixtySix(), HEURISTIC, Contestant("again", HeuristicBot), 30, Seed(2))
+    assert summary.wins == summary.losses
+    assert summary.margin.estimate == 0.0
+
+
+@pytest.mark.parametrize("variant", [Schnapsen(), SixtySix3()], ids=lambda v: v.name)
+def test_same_seed_same_duel(variant: Schnapsen) -> None:
+    a = duel(variant, HEURISTIC, RANDOM, 12, Seed(5))
+    b = duel(variant, HEURISTIC, RANDOM, 12, Seed(5))
+    c = duel(variant, HEURISTIC, RANDOM, 12, Seed(6))
+
+    def results(s: object) -> object:
+        data = s.as_json()  # type: ignore[attr-defined]
+        return data["games_won"], data["game_points_per_deal"]
+
+    assert results(a) == results(b)
+    assert results(a) != results(c)
+
+
+def test_workers_give_the_same_results() -> None:
+    one = sorted(iter_deals(SixtySix(), (HEURISTIC, RANDOM), Seed(8), 6), key=lambda r: r.deal)
+    two = sorted(
+        iter_deals(SixtySix(), (HEURISTIC, RANDOM), Seed(8), 6, jobs=2), key=lambda r: r.deal
+    )
+    assert [[g.outcome for g in r.games] for r in one] == [
+        [g.outcome for g in r.games] for r in two
+    ]
+
+
+def test_summary_counts_games_and_deals() -> None:
+    s = duel(SixtySix4(), HEURISTIC, RANDOM, 5, Seed(9))
+    assert (s.deals, s.games) == (5, 40)
+    assert s.wins + s.draws + s.losses == 40
+    assert s.win_rate[0].estimate == s.wins / 40
+    assert s.times[0].moves > 0 and s.times[1].moves > 0
+    assert 0 <= s.times[0].median <= s.times[0].p95
+    data = s.as_json()
+    assert data["games_won"] == {"a": s.wins, "b": s.losses, "draws": s.draws}
+
+
+def test_summary_of_nothing() -> None:
+    s = summarize("sixtysix", ("a", "b"), [])
+    assert s.games == 0 and s.win_rate[0].low is None and s.times[0].moves == 0
+
+
+def test_partial_results_in_any_order_summarize_alike() -> None:
+    results = list(iter_deals(Schnapsen(), (HEURISTIC, RANDOM), Seed(3), 8))
+    forward = summarize("schnapsen", ("a", "b"), results).as_json()
+    backward = summarize("schnapsen", ("a", "b"), results[::-1]).as_json()
+    assert forward == backward
+
+
+class Cheat(Bot):
+    name = "cheat"
+    parameters: ClassVar[Mapping[str, str]] = {}
+
+    def choose(self, view: View) -> Action:
+        return Action(23 - min(view.legal_actions))  # often not a legal card
+
+
+def test_an_illegal_choice_is_reported_as_a_bot_failure() -> None:
+    with pytest.raises(BotFailure, match="bot 'cheat' broke the rules in deal 0"):
+        duel(SixtySix(), Contestant("cheat", Cheat), RANDOM, 3, Seed(1))
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def test_wilson_interval_known_values() -> None:
+    half = wilson_interval(5, 10)
+    assert half.estimate == 0.5
+    assert half.low == pytest.approx(0.2366, abs=1e-4)
+    assert half.high == pytest.approx(0.7634, abs=1e-4)
+    none = wilson_interval(0, 10)
+    assert none.low == 0.0 and none.high == pytest.approx(0.2775, abs=1e-4)
+    every = wilson_interval(20, 20)
+    assert every.high == 1.0 and every.low == pytest.approx(0.8389, abs=1e-4)
+    assert math.isnan(wilson_interval(0, 0).estimate)
+
+
+def test_mean_interval_known_values() -> None:
+    i = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert i.estimate == 2.5
+    assert i.high is not None and i.low is not None
+    assert i.high - 2.5 == pytest.approx(1.959964 * 1.290994 / 2, rel=1e-5)
+    single = mean_interval([3.0])
+    assert single.estimate == 3.0 and single.low is None
+
+
+def test_time_stats() -> None:
+    t = TimeStats.of([x / 1000 for x in range(1, 101)])
+    assert t.moves == 100
+    assert t.mean == pytest.approx(0.0505)
+    assert t.median == pytest.approx(0.0505)
+    assert t.p95 == pytest.approx(0.09505)
+    assert t.as_json()["p95_ms"] == pytest.approx(95.05)
+    assert TimeStats.of([0.002]).p95 == 0.002
+
+
+def test_deal_points_average_over_seatings() -> None:
+    result = play_deal(SixtySix(), (HEURISTIC, RANDOM), Seed(1), 0)
+    assert isinstance(result, DealResult)
+    assert result.points(0) == sum(g.points(0) for g in result.games) / 2
