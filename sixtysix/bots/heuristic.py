@@ -61,7 +61,7 @@ DEAL_END = 40.0
 LATER_CARD = 2.5
 #: How strong a suit must be to be named trump (see :func:`suit_strength`); below it a seat
 #: that may takes trump from below.
-WEAK_TRUMP = 2.5
+WEAK_TRUMP = 3.5
 #: Sure tricks (see :func:`sure_tricks`) a four-player forehand needs to play solo.
 SOLO_TRICKS = 4.0
 #: Expected tricks below which a three-player declarer concedes before the first card.
@@ -354,7 +354,7 @@ class Reading:
             foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
             trumps = SUIT_MASK[trump] & self.in_play
             if any(self.p_holds(s, trumps) > 0 for s in foes):
-                score += 3.0
+                score += 8.0
         return score
 
 

@@ -64,17 +64,21 @@ def analyse(
     variant = replayed.variant
     if seat >= variant.seats:
         raise InputError(
-            f"{variant.name} has seats 0 to {variant.seats - 1}; there is no seat {seat}"
+            tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
+                variant=variant.name, last=variant.seats - 1, seat=seat
+            )
         )
     missing = [d for d in deals if d > len(replayed.deals)]
     if missing:
         raise InputError(
-            f"the record has {len(replayed.deals)} deals; there is no deal {missing[0]}"
+            tr._("the record has {count} deals; there is no deal {number}").format(
+                count=len(replayed.deals), number=missing[0]
+            )
         )
     analyser = load_analyser()
     if analyser is None:
         raise click.ClickException(
-            "the expert analysis (sixtysix.bots.analysis) is not installed in this version"
+            tr._("the expert analysis (sixtysix.bots.analysis) is not installed in this version")
         )
     reviews = review(replayed, seat, analyser, Seed(seed), deals or None)
     analysed = [r for r in reviews if not r.forced]

@@ -91,7 +91,7 @@ def play(
     from sixtysix.i18n import translator
     from sixtysix.play.autosave import AutoSave, SessionSettings, default_save_path, load_saved_game
     from sixtysix.play.players import build_bots, opponents_for
-    from sixtysix.play.session import Ending, GameSetup, Session
+    from sixtysix.play.session import GameSetup, Session
     from sixtysix.play.standings import Standings, data_dir
     from sixtysix.play.terminal import ConsoleScreen, TerminalInput
 
@@ -100,16 +100,18 @@ def play(
     resumed = None
     if resume is not None:
         if variant is not None:
-            raise InputError("give either VARIANT or --resume FILE, not both")
+            raise InputError(tr._("give either VARIANT or --resume FILE, not both"))
         if rated:
-            raise InputError("only test games can be resumed; a rated game left is scored")
+            raise InputError(tr._("only test games can be resumed; a rated game left is scored"))
         if preset is not None or options or seed is not None:
-            raise InputError("--resume takes the rules and the seed from the saved record")
+            raise InputError(tr._("--resume takes the rules and the seed from the saved record"))
         resumed = load_saved_game(resume, reg)
         if resumed.settings is not None and resumed.settings.rated:
-            raise InputError(f"{resume} is a rated game: it cannot be resumed")
+            raise InputError(
+                tr._("{path} is a rated game: it cannot be resumed").format(path=resume)
+            )
         if resumed.replay.winners:
-            raise InputError(f"{resume}: this match is already finished")
+            raise InputError(tr._("{path}: this match is already finished").format(path=resume))
         v = resumed.replay.variant
         master = Seed(resumed.seed)
         settings = resumed.settings
@@ -124,20 +126,32 @@ def play(
         path = resume
     else:
         if variant is None:
-            raise InputError("name a VARIANT to play (see `sixtysix variants`), or --resume FILE")
+            raise InputError(
+                tr._("name a VARIANT to play (see `sixtysix variants`), or --resume FILE")
+            )
         v = reg.variant(variant).configure(preset, parse_assignments(options))
         if rated and seed is not None:
-            raise InputError("rated games are always shuffled securely: --seed is for test games")
+            raise InputError(
+                tr._("rated games are always shuffled securely: --seed is for test games")
+            )
         master = Seed(seed)
         seat = 0 if seat is None else seat
         if seat >= v.seats:
-            raise InputError(f"{v.name} has seats 0 to {v.seats - 1}; there is no seat {seat}")
+            raise InputError(
+                tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
+                    variant=v.name, last=v.seats - 1, seat=seat
+                )
+            )
         specs = opponents_for(vs, v.seats, seat, reg)
         path = save_to or default_save_path(data_dir() / "games", v.name)
     if seat >= v.seats:
-        raise InputError(f"{v.name} has seats 0 to {v.seats - 1}; there is no seat {seat}")
+        raise InputError(
+            tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
+                variant=v.name, last=v.seats - 1, seat=seat
+            )
+        )
     if move_time is not None and not rated:
-        raise InputError("--move-time is for rated games (--rated); test games have no timer")
+        raise InputError(tr._("--move-time is for rated games (--rated); test games have no timer"))
     try:
         bots = build_bots(specs, reg, master)
     except UnknownBotError as exc:
@@ -165,5 +179,5 @@ def play(
         resume=None if resumed is None else resumed.replay,
     )
     result = session.run()
-    if result.ending is Ending.INTERRUPTED:
+    if result.interrupted:
         sys.exit(EXIT_INTERRUPTED)

@@ -82,9 +82,10 @@ class Ending(Enum):
 
 
 class _Leave(Exception):
-    def __init__(self, ending: Ending) -> None:
+    def __init__(self, ending: Ending, interrupted: bool = False) -> None:
         super().__init__(ending.value)
         self.ending = ending
+        self.interrupted = interrupted
 
 
 @dataclass
@@ -109,6 +110,8 @@ class SessionResult:
     winners: list[int] = field(default_factory=list)
     #: The standings score recorded for a rated game (None: nothing scored).
     score: int | None = None
+    #: Ended by Ctrl-C (the command then exits with status 130).
+    interrupted: bool = False
 
 
 class Session:
@@ -207,9 +210,9 @@ class Session:
                 self.dealer = self.variant.next_dealer(state.dealer)
                 self.state = None
         except _Leave as leave:
-            return self._leave(leave.ending)
+            return self._leave(leave.ending, leave.interrupted)
         except KeyboardInterrupt:  # Ctrl-C while a computer player thinks
-            return self._leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED)
+            return self._leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED, True)
 
     def _new_deal(self) -> DealState:
         number = len(self.record.deals)
@@ -319,7 +322,8 @@ class Session:
             try:
                 line = self.source.read(prompt, view, self._ticker(timer))
             except KeyboardInterrupt:
-                raise _Leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED) from None
+                ending = Ending.LEFT if self.setup.rated else Ending.INTERRUPTED
+                raise _Leave(ending, interrupted=True) from None
             except EOFError:
                 raise _Leave(Ending.LEFT if self.setup.rated else Ending.SAVED) from None
             if timer is not None and (line is None or timer.expired()):
@@ -477,7 +481,7 @@ class Session:
             Ending.FINISHED, list(self.totals), self.completed, list(winners), score
         )
 
-    def _leave(self, ending: Ending) -> SessionResult:
+    def _leave(self, ending: Ending, interrupted: bool = False) -> SessionResult:
         tr = self.tr
         self._save()
         score: int | None = None
@@ -497,7 +501,7 @@ class Session:
             self._saved_note(finished=True)
         else:
             self._saved_note(finished=False)
-        return SessionResult(ending, list(self.totals), self.completed, [], score)
+        return SessionResult(ending, list(self.totals), self.completed, [], score, interrupted)
 
     def _record_result(self, ending: str, score: int | None) -> None:
         if self.standings is None:

@@ -15,7 +15,8 @@ from tests.play.conftest import REGISTRY
 
 
 def run(args: list[str], text: str = "") -> tuple[int, str]:
-    result = CliRunner().invoke(cli, args, input=text, env={"COLUMNS": "120"})
+    env = {"COLUMNS": "120", "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None}
+    result = CliRunner().invoke(cli, args, input=text, env=env)
     assert "Traceback" not in result.output, result.output
     return result.exit_code, result.output
 
@@ -72,6 +73,7 @@ def test_resume_from_the_command_line(tmp_path: Path) -> None:
         (["play", "66", "--resume", "missing.json"], "give either VARIANT or --resume"),
         (["play", "--resume", "missing.json"], "cannot read missing.json"),
         (["standings", "--variant", "poker"], "unknown variant 'poker'"),
+        (["play", "66", "--seat", "3", "--lang", "tr"], "sixtysix oyununda yerler 0 ile 1 arası"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> None:

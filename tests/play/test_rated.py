@@ -188,11 +188,12 @@ def test_the_timer_restarts_for_every_move() -> None:
 
 
 def test_ctrl_c_and_end_of_input_leave_a_rated_table() -> None:
-    for steps in (["1", Interrupt()], ["1"]):
+    for steps, interrupted in ((["1", Interrupt()], True), (["1"], False)):
         clock = FakeClock()
         session, _screen, _ = rated("sixtysix", list(steps), clock)
         result = session.run()
         assert result.ending is Ending.LEFT and result.score == -1
+        assert result.interrupted is interrupted  # Ctrl-C: the command exits with 130
 
 
 def _after_one_deal(winner_wanted: int) -> tuple[Replay, list[int]]:

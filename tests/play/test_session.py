@@ -57,9 +57,7 @@ def test_whole_match_by_scripted_input(
         reason = why_illegal(view, card, tr)
         assert reason and reason in screen.said
     # In the called-trump games the person also named trump (and called a partner or went solo).
-    mine = {
-        str(a).split()[0] for d in replayed.deals for s, a in d.state.history if s == seat
-    }
+    mine = {str(a).split()[0] for d in replayed.deals for s, a in d.state.history if s == seat}
     if variant.rules.trump_call:
         assert "trump" in mine
     if variant.rules.partner_call:
