@@ -107,8 +107,8 @@ class Reading:
             in_play &= ~(1 << v.turnup)  # the turn-up stays under the closed talon
         #: Cards not ours and not yet played that can still fall in a trick.
         self.in_play = in_play
-        self.mates, self.foes = self._teams()
         self.voids = self._voids()
+        self.mates, self.foes = self._teams()
         plays = [0] * self.n
         for seat, action in v.history:
             if action < NUM_CARDS:
@@ -152,9 +152,10 @@ class Reading:
         if v.called_ace is None or v.declarer is None:
             return None
         suit = v.called_ace // 6
-        voids = self._voids()
         candidates = [
-            s for s in range(self.n) if s not in (v.declarer, self.me) and not voids[s] >> suit & 1
+            s
+            for s in range(self.n)
+            if s not in (v.declarer, self.me) and not self.voids[s] >> suit & 1
         ]
         # This seat is not the holder (else the view would name the partner).
         return candidates[0] if len(candidates) == 1 else None
@@ -283,7 +284,7 @@ class Reading:
         if suit == self.trump:
             future = 1.0 if not above else 0.55 + 0.07 * rank
             # While the talon is open a trump can still take an ace or a ten at will.
-            power = (3.0 if self.strict else 6.0) + rank
+            power = (5.0 if self.strict else 8.0) + rank
             r = self.rules
             turnup = self.view.turnup
             if r.exchange and rank == r.exchange_rank and turnup is not None and not self.strict:

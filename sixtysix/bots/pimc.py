@@ -26,7 +26,7 @@ from typing import ClassVar
 from sixtysix.bots.base import Bot
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, Solver
-from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.actions import ACTIONS, CLOSE, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.variant import Variant
@@ -48,6 +48,8 @@ class Budget:
     #: Average over every consistent deal instead of a sample when there are at most this
     #: many (0: always sample).
     enumerate_up_to: int = 0
+    #: Close the talon only when closing came out ahead in this share of the deals.
+    close_confidence: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -55,16 +57,29 @@ class Estimate:
     """The outcome of a search: each action's mean value over the deals searched."""
 
     values: dict[int, float]
+    #: Share of the deals in which each action came out ahead (value above zero).
+    wins: dict[int, float]
     deals: int
     #: True when every deal was solved to its end and the deals were all consistent ones.
     exact: bool
     complete: bool
     nodes: int
 
-    def best(self) -> int:
-        """The action with the best mean value (the first in engine order on a tie)."""
-        top = max(self.values.values())
-        return min(a for a, v in self.values.items() if v >= top - 1e-9)
+    def best(self, close_confidence: float = 0.0) -> int:
+        """The action with the best mean value (the first in engine order on a tie).
+
+        With ``close_confidence``, closing the talon is chosen only if it came out ahead in at
+        least that share of the deals. Each imagined deal is solved as if the closer could see
+        the opponent's hand, which flatters closing more than anything else (the strict play
+        after a close is exactly where that knowledge counts), and a failed close costs two or
+        three game points.
+        """
+        values = self.values
+        doubtful = CLOSE in values and self.wins[CLOSE] < close_confidence
+        if doubtful and len(values) > 1:
+            values = {a: v for a, v in values.items() if a != CLOSE}
+        top = max(values.values())
+        return min(a for a, v in values.items() if v >= top - 1e-9)
 
 
 def estimate(
@@ -95,6 +110,7 @@ def estimate(
     planned = len(deals) if complete else max(1, budget.samples)
     per_deal = max(1, budget.nodes // planned)
     sums = dict.fromkeys(legal, 0.0)
+    ahead = dict.fromkeys(legal, 0)
     done = 0
     nodes = 0
     exact = True
@@ -106,11 +122,13 @@ def estimate(
         exact = exact and solved
         for a in legal:
             sums[a] += values[a]
+            ahead[a] += values[a] > 0
         done += 1
         if deadline is not None and clock() >= deadline:
             break
     means = {a: sums[a] / done for a in legal}
-    return Estimate(means, done, exact and complete and done == planned, complete, nodes)
+    wins = {a: ahead[a] / done for a in legal}
+    return Estimate(means, wins, done, exact and complete and done == planned, complete, nodes)
 
 
 # ---------------------------------------------------------------------- parameters
@@ -142,6 +160,7 @@ def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
         time_ms=time_ms,
         depth=int_param(params, "depth", default.depth),
         enumerate_up_to=default.enumerate_up_to,
+        close_confidence=default.close_confidence,
     )
 
 
@@ -184,7 +203,7 @@ class PimcBot(Bot):
         if len(legal) == 1:
             return legal[0]
         self.last = estimate(view, self.budget, self.stream)
-        return ACTIONS[self.last.best()]
+        return ACTIONS[self.last.best(self.budget.close_confidence)]
 
 
 @hookimpl

@@ -252,8 +252,8 @@ class Sampler:
         # Current hand sizes.
         self._hand_count = [0] * n
         for s in range(n):
-            got = len(seats[s].draws) + sum(1 for sh in shown if sh.kind == "turnup" and sh.seat == s)
-            got += self._drew_exchanged == s
+            taken = sum(1 for sh in shown if sh.kind == "turnup" and sh.seat == s)
+            got = len(seats[s].draws) + taken + (self._drew_exchanged == s)
             self._hand_count[s] = (
                 hand_size + got - seats[s].played.bit_count() - seats[s].gave.bit_count()
             )
@@ -380,7 +380,7 @@ class Sampler:
         if key in memo:
             return memo[key]
         total = 0
-        for split, ways, rest, new_flags in self._options(g, caps, flags):
+        for _, ways, rest, new_flags in self._options(g, caps, flags):
             total += ways * self._count(g + 1, rest, new_flags)
         memo[key] = total
         return total
@@ -438,10 +438,13 @@ class Sampler:
             options = list(self._options(g, caps, flags))
             weights = [ways * self._count(g + 1, rest, fl) for _, ways, rest, fl in options]
             pick = _below(stream, sum(weights))
-            for (split, _, rest, fl), w in zip(options, weights, strict=True):
+            chosen = len(options) - 1
+            for i, w in enumerate(weights):
                 if pick < w:
+                    chosen = i
                     break
                 pick -= w
+            split, _, rest, fl = options[chosen]
             cards = list(self._groups[g][0])
             _shuffle(cards, stream)
             allowed = self._groups[g][1]

@@ -120,24 +120,27 @@ def simulate(
     master = Seed(seed)
     total = matches if matches is not None else games
     unit = "matches" if matches is not None else "games"
-    with build_backend(backend, workers, address) as engine, StopFlag(stop_notice) as stop:
-        with progress_bar(v.name, total, unit, progress) as (advance, start_at):
-            if matches is not None:
-                report = run_matches(
-                    MatchJob(v, tuple(bot_specs), master), matches, engine, stop, advance
-                )
-            else:
-                report = run_simulation(
-                    SimJob(v, tuple(bot_specs), master),
-                    games,
-                    engine,
-                    stop,
-                    out=out,
-                    resume=resume,
-                    bot_names=names,
-                    progress=advance,
-                    on_start=start_at,
-                )
+    with (
+        build_backend(backend, workers, address) as engine,
+        StopFlag(stop_notice) as stop,
+        progress_bar(v.name, total, unit, progress) as (advance, start_at),
+    ):
+        if matches is not None:
+            report = run_matches(
+                MatchJob(v, tuple(bot_specs), master), matches, engine, stop, advance
+            )
+        else:
+            report = run_simulation(
+                SimJob(v, tuple(bot_specs), master),
+                games,
+                engine,
+                stop,
+                out=out,
+                resume=resume,
+                bot_names=names,
+                progress=advance,
+                on_start=start_at,
+            )
     if report.dropped_bytes:
         click.echo(
             f"Warning: dropped an incomplete last line of {out} ({report.dropped_bytes} bytes),"

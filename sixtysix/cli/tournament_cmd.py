@@ -11,7 +11,6 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
-    InputError,
     option_assignments,
     registry,
     reports_errors,
@@ -113,9 +112,12 @@ def tournament(
         check_plot_path(plot)
     job = TournamentJob.round_robin(v, bot_specs, Seed(seed))
     contest = Tournament(job, names)
-    with build_backend(backend, workers, address) as engine, StopFlag(stop_notice) as stop:
-        with progress_bar(v.name, deals, "deals", progress) as (advance, _):
-            report = run_tournament(contest, deals, engine, stop, advance)
+    with (
+        build_backend(backend, workers, address) as engine,
+        StopFlag(stop_notice) as stop,
+        progress_bar(v.name, deals, "deals", progress) as (advance, _),
+    ):
+        report = run_tournament(contest, deals, engine, stop, advance)
     if contest.deals == 0:
         click.echo("Stopped before any deal was finished.", err=True)
         sys.exit(EXIT_INTERRUPTED)

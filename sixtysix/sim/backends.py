@@ -18,10 +18,11 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import FrameType, TracebackType
 from typing import Any, Protocol, TypeVar
@@ -49,6 +50,8 @@ class ChunkResult(Protocol):
 J = TypeVar("J")
 R = TypeVar("R", bound=ChunkResult)
 Kernel = Callable[[J, int, int], R]
+#: What :meth:`Backend.run` returns: chunk results as they finish (close it to stop early).
+Chunks = Generator[R, None, None]
 
 
 def available_cpus() -> int:
@@ -106,7 +109,7 @@ class Backend:
     #: Workers used (known once :meth:`run` has decided, for an automatic local backend).
     workers = 1
 
-    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -143,7 +146,10 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     ``spawn`` elsewhere."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["sixtysix.sim.jobs", "sixtysix.sim.tournament"])
+        # Imported once in the server, not in every worker (a missing module is skipped).
+        ctx.set_forkserver_preload(
+            ["sixtysix.sim.jobs", "sixtysix.sim.tournament", "sixtysix.sim.fast_two_hand"]
+        )
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -164,7 +170,7 @@ class LocalBackend(Backend):
         self.requested = workers
         self.workers = workers or 1
 
-    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
         if self.requested is None:
             yield from _in_process(fn, job, plan, stop, time.monotonic() + PROBE_SECONDS)
             cpus = available_cpus()
@@ -181,7 +187,7 @@ class LocalBackend(Backend):
         plan.workers = self.workers
         yield from self._pool(fn, job, plan, stop)
 
-    def _pool(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+    def _pool(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
         executor = ProcessPoolExecutor(
             self.workers, mp_context=_pool_context(), initializer=_ignore_sigint
         )
@@ -230,10 +236,8 @@ class RayBackend(Backend):
         try:
             import ray
         except ImportError:
-            raise BackendError(
-                "the ray backend needs Ray: pip install 'sixtysix[ray]'"
-            ) from None
-        self._ray = ray
+            raise BackendError("the ray backend needs Ray: pip install 'sixtysix[ray]'") from None
+        self._ray: Any = ray
         self._started = False
         if not ray.is_initialized():
             options: dict[str, Any] = {
@@ -241,6 +245,8 @@ class RayBackend(Backend):
                 "log_to_driver": False,
                 "logging_level": logging.ERROR,
             }
+            if address:
+                _check_reachable(address)
             try:
                 if address:
                     ray.init(address=address, **options)
@@ -251,11 +257,11 @@ class RayBackend(Backend):
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 raise BackendError(f"cannot start {where}: {first}") from None
             self._started = True
-        cpus = int(ray.cluster_resources().get("CPU", 1))
+        cpus = int(self._ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers, cpus) if workers else cpus)
-        self._remote = ray.remote(num_cpus=1)(_ray_call)
+        self._remote: Any = self._ray.remote(num_cpus=1)(_ray_call)
 
-    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Iterator[R]:
+    def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
         ray = self._ray
         plan.workers = self.workers
         job_ref = ray.put(job)
@@ -273,7 +279,12 @@ class RayBackend(Backend):
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     del pending[ref]
-                    result: R = ray.get(ref)
+                    try:
+                        result: R = ray.get(ref)
+                    except Exception:
+                        if stop.requested:
+                            continue  # a worker ended by the same Ctrl-C: its games never finished
+                        raise
                     plan.observe(result.stop - result.start, result.seconds)
                     yield result
             finished = True
@@ -286,6 +297,24 @@ class RayBackend(Backend):
         if self._started:
             self._ray.shutdown()
             self._started = False
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in seconds, not minutes, when nothing listens at a ``host:port`` address.
+
+    Ray keeps retrying an unreachable cluster for a long time before giving up; a plain TCP
+    connection tells at once. Other address forms (``auto``, ``local``) are left to Ray.
+    """
+    rest = address.split("://", 1)[-1]
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise BackendError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}"
+        ) from None
 
 
 def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:

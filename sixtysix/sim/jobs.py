@@ -72,6 +72,8 @@ class SimChunk:
     seconds: float
     summary: Summary
     payload: Any = None
+    #: CPU seconds the worker spent (unlike ``seconds``, not inflated by a busy machine).
+    cpu_seconds: float = 0.0
 
 
 def play_games(job: SimJob, start: int, stop: int) -> tuple[list[GameResult], list[float]]:
@@ -95,6 +97,7 @@ def play_games(job: SimJob, start: int, stop: int) -> tuple[list[GameResult], li
 def play_sim_chunk(job: SimJob, start: int, stop: int) -> SimChunk:
     """The kernel: play, total and (if asked) encode games ``start..stop-1``."""
     t0 = time.perf_counter()
+    c0 = time.process_time()
     results, durations = play_games(job, start, stop)
     summary = Summary(job.variant.seats)
     summary.add_outcomes(r.outcome for r in results)
@@ -106,7 +109,9 @@ def play_sim_chunk(job: SimJob, start: int, stop: int) -> SimChunk:
         else:
             keys = [master.child(("game", r.index)).key.hex() for r in results]
         payload = job.encoder.encode(results, durations, keys)
-    return SimChunk(start, stop, time.perf_counter() - t0, summary, payload)
+    return SimChunk(
+        start, stop, time.perf_counter() - t0, summary, payload, time.process_time() - c0
+    )
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,7 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     from sixtysix.core.match import play_match
 
     t0 = time.perf_counter()
+    c0 = time.process_time()
     summary = Summary(job.variant.seats)
     for m in range(start, stop):
         seed = job.master.child(("match", m))
@@ -133,7 +139,9 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
             summary.add_deal(str(outcome.reason), outcome.game_points)
         for s in result.winners:
             summary.wins[s] += 1
-    return SimChunk(start, stop, time.perf_counter() - t0, summary)
+    return SimChunk(
+        start, stop, time.perf_counter() - t0, summary, cpu_seconds=time.process_time() - c0
+    )
 
 
 def run_matches(
@@ -153,6 +161,8 @@ def run_matches(
             for chunk in chunks:
                 summary.merge(chunk.summary)
                 report.played += chunk.stop - chunk.start
+                report.worker_seconds += chunk.seconds
+                report.worker_cpu_seconds += chunk.cpu_seconds
                 if progress is not None:
                     progress(chunk.stop - chunk.start)
     except KeyboardInterrupt:
@@ -185,6 +195,9 @@ class RunReport:
     backend: str = "local"
     dropped_bytes: int = 0
     out: str | None = None
+    #: Seconds the workers spent on the chunks (summed over workers), wall clock and CPU.
+    worker_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0
 
     @property
     def rate(self) -> float | None:
@@ -252,6 +265,8 @@ def run_simulation(
                     sink.write(chunk.payload)
                 summary.merge(chunk.summary)
                 report.played += chunk.stop - chunk.start
+                report.worker_seconds += chunk.seconds
+                report.worker_cpu_seconds += chunk.cpu_seconds
                 if progress is not None:
                     progress(chunk.stop - chunk.start)
     except KeyboardInterrupt:

@@ -89,7 +89,7 @@ def output_kind(path: str | Path) -> Kind:
 def require_pyarrow() -> None:
     """Fail in one line when Parquet is asked for without pyarrow."""
     try:
-        import pyarrow  # noqa: F401
+        import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise OutputError(
@@ -337,7 +337,11 @@ def _check_row(row: object, where: str) -> dict[str, Any]:
         if not isinstance(value, list) or len(value) != seats or not all(map(is_int, value)):
             raise OutputError(f"{where}: '{name}' must list {seats} integers")
     bots = row["bots"]
-    if not isinstance(bots, list) or len(bots) != seats or not all(isinstance(b, str) for b in bots):
+    if (
+        not isinstance(bots, list)
+        or len(bots) != seats
+        or not all(isinstance(b, str) for b in bots)
+    ):
         raise OutputError(f"{where}: 'bots' must list {seats} bot names")
     if not isinstance(row["options"], dict):
         raise OutputError(f"{where}: 'options' must be an object")

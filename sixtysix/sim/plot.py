@@ -45,10 +45,14 @@ def plot_ratings(standings: Sequence[BotStanding], path: Path, title: str) -> No
     rows = list(reversed(standings))
     y = list(range(len(rows)))
     values = [s.rating.value for s in rows]
-    low = [s.rating.value - (s.rating.low if s.rating.low is not None else s.rating.value)
-           for s in rows]
-    high = [(s.rating.high if s.rating.high is not None else s.rating.value) - s.rating.value
-            for s in rows]
+    low = [
+        s.rating.value - (s.rating.low if s.rating.low is not None else s.rating.value)
+        for s in rows
+    ]
+    high = [
+        (s.rating.high if s.rating.high is not None else s.rating.value) - s.rating.value
+        for s in rows
+    ]
     ax.errorbar(values, y, xerr=[low, high], fmt="o", capsize=4, color="tab:blue")
     ax.set_yticks(y, [s.name for s in rows])
     ax.axvline(0, color="grey", linewidth=0.8, linestyle=":")

@@ -89,8 +89,7 @@ def bradley_terry(
     if m == 0:
         return []
     games = [
-        [0.0 if i == j else scores[i][j] + scores[j][i] + prior for j in range(m)]
-        for i in range(m)
+        [0.0 if i == j else scores[i][j] + scores[j][i] + prior for j in range(m)] for i in range(m)
     ]
     wins = [sum(scores[i][j] + prior / 2 for j in range(m) if j != i) for i in range(m)]
     strength = [1.0] * m

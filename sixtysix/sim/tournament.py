@@ -176,7 +176,9 @@ class Tournament:
                         tally.wins[b] += gp[s] > 0
                     for a, b in itertools.combinations(sorted(seat_of), 2):
                         ga, gb = gp[seat_of[a]], gp[seat_of[b]]
-                        scores[self._pair_index[a, b]] += 1.0 if ga > gb else 0.5 if ga == gb else 0.0
+                        scores[self._pair_index[a, b]] += (
+                            1.0 if ga > gb else 0.5 if ga == gb else 0.0
+                        )
             key = tuple(scores)
             tally.per_deal[d] = self._patterns.setdefault(key, key)
         tally.reasons.update(chunk.reasons)

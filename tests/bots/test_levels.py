@@ -77,13 +77,14 @@ def test_medium_is_stronger_than_easy() -> None:
 
 @pytest.mark.parametrize("name", ["hard", "expert"])
 def test_search_levels_play_every_variant(name: str) -> None:
-    """Runs once part A's search bots are installed; until then it is skipped."""
+    """The level's bot and budget are valid and play the opening moves (the calls of three-
+    and four-player 66 included) of every variant; skipped until the search bots exist."""
     pytest.importorskip("sixtysix.bots.pimc" if name == "hard" else "sixtysix.bots.expert")
     lvl = LEVELS[name]
     for variant in VARIANTS:
         state = variant.new_deal(variant.deal(Seed(3), ("levels",), 0))
         bots = [lvl.make(s, Seed(3), REGISTRY) for s in range(variant.seats)]
-        while not state.is_over:
+        for _ in range(6):
             view = state.view(state.to_act)
             action = bots[state.to_act].choose(view)
             assert action in view.legal_actions

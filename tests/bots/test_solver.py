@@ -13,8 +13,11 @@ from sixtysix.bots.solver import (
     BudgetExhausted,
     Solver,
     deal_value,
+    _weights_for,
     evaluate,
     fast_copy,
+    features,
+    hand_made_evaluation,
     remaining_tricks,
 )
 from sixtysix.core.rng import Seed
@@ -113,9 +116,7 @@ def test_every_variant_solves_its_small_endgames(name: str, options: dict[str, o
 def test_the_value_is_game_points_not_card_points() -> None:
     # Strict play, hearts trump: seat 0 takes both tricks and wins with the opponent on
     # 10 points and one trick: 2 game points, whatever the card-point margin.
-    state = position(
-        SixtySix(), ["AH TH", "KS QS"], trump="H", tricks=[3, 1], card_points=[50, 10]
-    )
+    state = position(SixtySix(), ["AH TH", "KS QS"], trump="H", tricks=[3, 1], card_points=[50, 10])
     assert Solver(0).solve(state) == 2
     assert Solver(1).solve(state) == -2
 
@@ -199,7 +200,7 @@ def test_evaluation_stays_within_real_outcomes(
     state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("e",), 0))
     while not state.is_over:
         for seat in range(state.n):
-            assert -3.0 <= evaluate(state, seat) <= 3.0
+            assert -6.0 <= evaluate(state, seat) <= 6.0
         state.apply_legal(rnd.choice(state.legal_actions()))
 
 
@@ -220,3 +221,29 @@ def test_fast_copy_is_an_independent_equal_copy(
         before = state.view(state.to_act)
         copy.apply_legal(copy.legal_actions()[0])
         assert state.view(state.to_act) == before
+
+
+@given(st.sampled_from(CONFIGS), st.randoms(use_true_random=False))
+def test_the_evaluation_is_the_fitted_linear_function_of_the_features(
+    config: tuple[str, dict[str, object]], rnd: random.Random
+) -> None:
+    variant = make(*config)
+    weights = _weights_for(variant.rules)
+    assert weights is not None  # every built-in shape has fitted weights
+    state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("w",), 0))
+    while not state.is_over:
+        if state.phase == Phase.PLAY and state.closed_by < 0:
+            for seat in range(state.n):
+                linear = sum(w * f for w, f in zip(weights, features(state, seat), strict=True))
+                assert evaluate(state, seat) == pytest.approx(max(-6.0, min(6.0, linear)))
+        state.apply_legal(rnd.choice(state.legal_actions()))
+
+
+def test_a_game_of_unknown_shape_falls_back_on_the_hand_made_evaluation() -> None:
+    from dataclasses import replace
+
+    variant = make("sixtysix", {})
+    state = variant.new_deal(variant.deal(Seed(1), ("f",), 0))
+    assert _weights_for(replace(variant.rules, seats=5)) is None
+    assert _weights_for(replace(variant.rules, deck=variant.rules.deck & ~1)) is not None
+    assert -3.0 <= hand_made_evaluation(state, 0) <= 3.0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +20,18 @@ def test_registry() -> Registry:
     return build_registry(extra=(bots_for_tests,))
 
 
-@pytest.fixture
-def with_test_bots(monkeypatch: pytest.MonkeyPatch, test_registry: Registry) -> Registry:
-    """Make the CLI's process-wide registry the one with the test bots."""
-    import sixtysix.plugins.manager as manager
+@pytest.fixture(scope="session")
+def ray_instance() -> Iterator[Any]:
+    """One small local Ray instance for the session (2 CPUs, no dashboard), shut down after.
 
-    monkeypatch.setattr(manager, "_cached", test_registry)
-    return test_registry
+    Skipped only when Ray is not installed (the ``ray`` extra).
+    """
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
 
 
 def rows_of(path: Path) -> list[dict[str, Any]]:

@@ -44,7 +44,12 @@ def test_jsonl_rows_of_a_seeded_run(tmp_path: Path) -> None:
     assert first["seed"] == 9 and first["key"] is None
     assert first["seats"] == 2 and first["bots"] == ["first", "random:seed=2"]
     assert first["dealer"] == 0 and first["reason"] in {
-        "reached_66", "false_claim", "failed_close", "last_trick", "played_out", "draw"
+        "reached_66",
+        "false_claim",
+        "failed_close",
+        "last_trick",
+        "played_out",
+        "draw",
     }
     for name in ("game_points", "points", "tricks"):
         assert len(first[name]) == 2 and all(isinstance(x, int) for x in first[name])
@@ -143,7 +148,7 @@ def test_resume_drops_a_cut_last_line(tmp_path: Path) -> None:
 def test_resume_refuses_another_runs_file(tmp_path: Path, other: SimJob, message: str) -> None:
     out = tmp_path / "g.jsonl"
     run(SimJob(SixtySix(), RANDOM2, Seed(1)), 20, out)
-    with pytest.raises(OutputError, match="cannot resume .*written with") as info:
+    with pytest.raises(OutputError, match=r"cannot resume .*written with") as info:
         run(other, 40, out, resume=True)
     assert message in str(info.value)
 

@@ -52,8 +52,14 @@ def test_test_bots_play_the_same_games_in_worker_processes(tmp_path: Path) -> No
     job = SimJob(SixtySix(), bots, Seed(5))
     pooled = run_rows(job, 400, 2, tmp_path / "p.jsonl")
     here = [play_game(SixtySix(), bots, Seed(5), i) for i in range(400)]
-    assert [(r["dealer"], r["reason"], r["game_points"], r["points"], r["tricks"]) for r in pooled] == [
-        (g.dealer, str(g.outcome.reason), *map(list, (g.outcome.game_points, g.outcome.points, g.outcome.tricks)))
+    assert [
+        (r["dealer"], r["reason"], r["game_points"], r["points"], r["tricks"]) for r in pooled
+    ] == [
+        (
+            g.dealer,
+            str(g.outcome.reason),
+            *map(list, (g.outcome.game_points, g.outcome.points, g.outcome.tricks)),
+        )
         for g in here
     ]
     assert pooled[0]["bots"] == ["first", "random:seed=4"]
@@ -89,7 +95,12 @@ def test_a_real_sigint_stops_the_run_cleanly(tmp_path: Path) -> None:
     out = tmp_path / "sig.jsonl"
     with StopFlag() as stop, LocalBackend(1) as backend:
         report = run_simulation(
-            job, 5000, backend, stop, out=out, progress=lambda k: os.kill(os.getpid(), signal.SIGINT)
+            job,
+            5000,
+            backend,
+            stop,
+            out=out,
+            progress=lambda k: os.kill(os.getpid(), signal.SIGINT),
         )
     assert report.interrupted and stop.requested
     assert len(rows_of(out)) == report.summary.games < 5000

@@ -1,17 +1,14 @@
 """The Ray backend on a local Ray instance: the same games as the local backend.
 
-One small local instance (2 CPUs, no dashboard) is started for the whole session and shut
-down at the end. These tests are skipped only when Ray is not installed (the ``ray`` extra).
+The instance comes from the session fixture ``ray_instance`` (tests/sim/conftest.py); these
+tests are skipped only when Ray is not installed (the ``ray`` extra).
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 
 from sixtysix.bots.random_bot import RandomBot
@@ -26,18 +23,6 @@ from sixtysix.variants.sixtysix import SixtySix
 from tests.sim.conftest import rows_of
 
 RANDOM2: tuple[BotSpec, ...] = ((RandomBot, {}), (RandomBot, {}))
-
-
-@pytest.fixture(scope="module")
-def ray_instance() -> Iterator[Any]:
-    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[ray]')")
-    ray.init(
-        num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
-    )
-    try:
-        yield ray
-    finally:
-        ray.shutdown()
 
 
 def test_ray_plays_the_same_games_as_one_and_two_local_workers(

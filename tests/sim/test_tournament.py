@@ -52,7 +52,7 @@ def test_tally_of_a_hand_made_chunk() -> None:
     contest = Tournament(job, ["a", "b", "c"])
     # One deal; per table (a-b, a-c, b-c) and rotation (0: first bot in seat 0; 1: swapped),
     # the game points of seats 0 and 1.
-    points = (2, 0, 0, 1) + (0, 3, 3, 0) + (1, 0, 0, 0)
+    points = (2, 0, 0, 1, 0, 3, 3, 0, 1, 0, 0, 0)
     contest.add(TournamentChunk(0, 1, 0.0, [points], Counter(reached_66=6)))
     t = contest.tally
     # a-b: a wins in rotation 0 (2:0) and rotation 1 (a in seat 1 has 1, b 0): a scores 2.
@@ -98,5 +98,8 @@ def test_a_three_seat_tournament() -> None:
 
 def test_unique_names() -> None:
     assert unique_names(["random", "first", "random", "random"]) == [
-        "random", "first", "random#2", "random#3"
+        "random",
+        "first",
+        "random#2",
+        "random#3",
     ]
