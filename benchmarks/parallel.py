@@ -137,72 +137,76 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("Ray not installed (pip install '.[ray]'): skipped")
     failed = False
-    random2: tuple[BotSpec, ...] = ((RandomBot, {}), (RandomBot, {}))
-    seeded: tuple[BotSpec, ...] = ((RandomBot, {}), (RandomBot, {"seed": "7"}))
-    cases = [
-        (
-            "fast path (66, random vs random)",
-            SimJob(SixtySix(), random2, Seed(args.seed)),
-            args.games,
-        ),
-        (
-            "generic path (66, random vs random:seed=7)",
-            SimJob(SixtySix(), seeded, Seed(args.seed)),
-            args.generic_games,
-        ),
-    ]
-    for title, job, games in cases:
-        print(f"\n{title}, {games:,} games")
-        base = best(lambda job=job, games=games: raw(job, games), args.repeat)
-        one = best(
-            lambda job=job, games=games: run(job, games, LocalBackend(1), args.out), args.repeat
-        )
-        pool = best(
-            lambda job=job, games=games: run(job, games, LocalBackend(workers), args.out),
-            args.repeat,
-        )
-        rows = [
-            ("raw single process", base),
-            ("simulator, 1 worker", one),
-            (f"local pool, {workers} workers", pool),
+    try:
+        random2: tuple[BotSpec, ...] = ((RandomBot, {}), (RandomBot, {}))
+        seeded: tuple[BotSpec, ...] = ((RandomBot, {}), (RandomBot, {"seed": "7"}))
+        cases = [
+            (
+                "fast path (66, random vs random)",
+                SimJob(SixtySix(), random2, Seed(args.seed)),
+                args.games,
+            ),
+            (
+                "generic path (66, random vs random:seed=7)",
+                SimJob(SixtySix(), seeded, Seed(args.seed)),
+                args.generic_games,
+            ),
         ]
+        for title, job, games in cases:
+            print(f"\n{title}, {games:,} games")
+            base = best(lambda job=job, games=games: raw(job, games), args.repeat)
+            one = best(
+                lambda job=job, games=games: run(job, games, LocalBackend(1), args.out), args.repeat
+            )
+            pool = best(
+                lambda job=job, games=games: run(job, games, LocalBackend(workers), args.out),
+                args.repeat,
+            )
+            rows = [
+                ("raw single process", base),
+                ("simulator, 1 worker", one),
+                (f"local pool, {workers} workers", pool),
+            ]
+            if ray_backend is not None:
+                assert ray_backend is not None
+                on_ray = best(
+                    lambda job=job, games=games: run(job, games, ray_backend, args.out), args.repeat
+                )
+                rows.append((f"ray (local, {workers} CPUs)", on_ray))
+            print(
+                f"  {'':<28}{'games/s':>12}{'wall s':>9}{'CPU us/game':>13}{'vs raw':>9}"
+                f"{'CPU share':>11}{'driver CPU':>12}"
+            )
+            for label, m in rows:
+                print(
+                    f"  {label:<28}{m.rate:>12,.0f}{m.seconds:>9.2f}{m.cpu_us:>13.2f}"
+                    f"{100 * (m.cpu_us / base.cpu_us - 1):>+8.1f}%{100 * m.share:>10.0f}%"
+                    f"{100 * m.driver_cpu / m.seconds:>11.1f}%"
+                )
+            efficiency = pool.rate / (workers * one.rate)
+            cost = pool.cpu_us / base.cpu_us - 1
+            print(
+                f"  parallel efficiency ({workers} workers vs 1): {100 * efficiency:.1f}%"
+                f" (target {100 * args.target:.0f}%)"
+            )
+            print(f"  per-game CPU cost in the workers vs raw: {100 * cost:+.1f}% (limit +10%)")
+            if pool.share < 0.9:
+                print(
+                    f"  NOTE: the workers got only {100 * pool.share:.0f}% of their CPUs (other"
+                    " load on the machine); the efficiency above measures that, not the simulator"
+                )
+            if ray_backend is not None:
+                print(
+                    f"  ray vs local pool: {100 * rows[-1][1].rate / pool.rate:.0f}%"
+                    " of the throughput"
+                )
+            failed |= efficiency < args.target or cost > 0.10
+    finally:
         if ray_backend is not None:
-            assert ray_backend is not None
-            on_ray = best(
-                lambda job=job, games=games: run(job, games, ray_backend, args.out), args.repeat
-            )
-            rows.append((f"ray (local, {workers} CPUs)", on_ray))
-        print(
-            f"  {'':<28}{'games/s':>12}{'wall s':>9}{'CPU us/game':>13}{'vs raw':>9}"
-            f"{'CPU share':>11}{'driver CPU':>12}"
-        )
-        for label, m in rows:
-            print(
-                f"  {label:<28}{m.rate:>12,.0f}{m.seconds:>9.2f}{m.cpu_us:>13.2f}"
-                f"{100 * (m.cpu_us / base.cpu_us - 1):>+8.1f}%{100 * m.share:>10.0f}%"
-                f"{100 * m.driver_cpu / m.seconds:>11.1f}%"
-            )
-        efficiency = pool.rate / (workers * one.rate)
-        cost = pool.cpu_us / base.cpu_us - 1
-        print(
-            f"  parallel efficiency ({workers} workers vs 1): {100 * efficiency:.1f}%"
-            f" (target {100 * args.target:.0f}%)"
-        )
-        print(f"  per-game CPU cost in the workers vs raw: {100 * cost:+.1f}% (limit +10%)")
-        if pool.share < 0.9:
-            print(
-                f"  NOTE: the workers got only {100 * pool.share:.0f}% of their CPUs (other load"
-                " on the machine); the efficiency above measures that, not the simulator"
-            )
-        if ray_backend is not None:
-            print(
-                f"  ray vs local pool: {100 * rows[-1][1].rate / pool.rate:.0f}% of the throughput"
-            )
-        failed |= efficiency < args.target or cost > 0.10
-    if ray_backend is not None:
-        import ray
+            ray_backend.close()
+            import ray
 
-        ray.shutdown()
+            ray.shutdown()
     return 1 if failed else 0
 
 

@@ -25,7 +25,10 @@ adapter matches them:
   the dealer;
 * one difference cannot be expressed by our options: their marriage points stay pending until
   the declarer wins a trick *after* declaring, ours count at once when the seat already has a
-  trick. Our bot therefore values a late marriage slightly higher than their engine pays it.
+  trick. Our bot therefore values such a marriage a trick early; and where ours would already
+  have ended the deal with it (the declarer at 66 with it), the view leaves that marriage out
+  (:meth:`PublicRecord.live_under_our_rules`; the shown king and queen stay known), so that our
+  bot, and any search it runs on our engine, sees the live deal their engine is playing.
 
 Each deal is played twice from the same shuffle (their ``play_game`` uses its ``rng`` only to
 shuffle), with the seats swapped, so the figure is over seat-swapped deals. The peer is never a
@@ -112,6 +115,9 @@ class PublicRecord:
         self.tricks = [0, 0]
         self.card_points = [0, 0]
         self.marriages: list[list[int]] = [[], []]
+        #: Per seat, the history indices of marriages their engine still holds pending (not
+        #: yet followed by a trick won by the declarer).
+        self.pending: list[list[int]] = [[], []]
         self.known = [0, 0]
         self.played = 0
         self.trick: list[tuple[int, int]] = []
@@ -127,12 +133,39 @@ class PublicRecord:
             marriage = move.as_marriage()
             king, queen = ours(marriage.king_card), ours(marriage.queen_card)
             suit = king // 6
+            self.pending[seat].append(len(self.history))
             self.history.append((seat, MARRY + suit))
             self.marriages[seat].append(suit)
             self.known[seat] |= (1 << king) | (1 << queen)
             self.play(seat, king)
         else:
             self.play(seat, ours(move.as_regular_move().card))
+
+    def won(self, seat: int, points: int) -> None:
+        self.tricks[seat] += 1
+        self.card_points[seat] += points
+        self.pending[seat] = []  # their engine redeems pending marriage points now
+
+    def live_under_our_rules(self, trump: int, goal: int) -> None:
+        """Drop the marriages their engine still holds pending where ours would already have
+        ended the deal with them (ours counts a marriage at once when the seat has a trick).
+
+        Why: our bot (and any search it runs on our engine) must see a deal that is still
+        being played, as it is in their engine. The shown king and queen stay known.
+        """
+        drop: set[int] = set()
+        for seat in (0, 1):
+            if not self.pending[seat] or not self.tricks[seat]:
+                continue
+            worth = sum(40 if m == trump else 20 for m in self.marriages[seat])
+            if self.card_points[seat] + worth < goal:
+                continue
+            for index in self.pending[seat]:
+                self.marriages[seat].remove(self.history[index][1] - MARRY)
+                drop.add(index)
+            self.pending[seat] = []
+        if drop:
+            self.history = [h for i, h in enumerate(self.history) if i not in drop]
 
 
 def build_view(
@@ -157,14 +190,14 @@ def build_view(
         rec.play(1 - leader, ours(trick.follower_move.card))
         (_, lead_card), (_, follow_card) = rec.trick
         winner = 1 - leader if beats(follow_card, lead_card, trump) else leader
-        rec.tricks[winner] += 1
-        rec.card_points[winner] += POINTS[lead_card] + POINTS[follow_card]
+        rec.won(winner, POINTS[lead_card] + POINTS[follow_card])
         turnup = then.get_trump_card()
         if then.get_talon_size() == 2 and turnup is not None:
             rec.known[1 - winner] |= 1 << ours(turnup)  # the loser draws the turn-up
         rec.trick = []
     if leader_move is not None:
         rec.lead(opp, leader_move)
+    rec.live_under_our_rules(trump, variant.rules.winning_points)
     hand = sorted(ours(c) for c in perspective.get_hand().get_cards())
     legal = sorted({_action(m) for m in perspective.valid_moves()})
     turnup = perspective.get_trump_card()

@@ -1,6 +1,6 @@
 """Hints and post-game analysis: every legal action with its expected game points.
 
-:func:`analyse` asks the expert's search (:func:`sixtysix.bots.pimc.estimate`) for the value
+:func:`analyse` asks the expert (:func:`sixtysix.bots.expert.expert_estimate`) for the value
 of *every* legal action of a seat, not only the best: what a hint shows a person, and what a
 post-game review compares the action taken with. It works from the seat's view alone, so a
 hint never gives away a hidden card.
@@ -16,7 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from sixtysix.bots.pimc import Budget, Clock, estimate
+from sixtysix.bots.expert import expert_estimate
+from sixtysix.bots.pimc import Budget, Clock
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed
@@ -105,7 +106,7 @@ def analyse_position(
     )
     root = seed if isinstance(seed, Seed) else Seed(seed)
     stream = root.stream(("analysis", view.seat, len(view.history)))
-    result = estimate(view, budget, stream, variant=variant, clock=clock)
+    result = expert_estimate(view, budget, stream, variant=variant, clock=clock)
     ranked = sorted(result.values.items(), key=lambda item: (-item[1], item[0]))
     return Analysis(
         tuple(ActionValue(ACTIONS[a], v) for a, v in ranked), result.deals, result.exact

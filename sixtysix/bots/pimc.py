@@ -49,7 +49,7 @@ class Budget:
     #: many (0: always sample).
     enumerate_up_to: int = 0
     #: Close the talon only when closing came out ahead in this share of the deals.
-    close_confidence: float = 0.8
+    close_confidence: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ class Estimate:
     exact: bool
     complete: bool
     nodes: int
+    #: How the values were found: ``"search"`` (alpha-beta on each deal) or ``"rollouts"``.
+    method: str = "search"
 
     def best(self, close_confidence: float = 0.0) -> int:
         """The action with the best mean value (the first in engine order on a tie).
@@ -88,6 +90,7 @@ def estimate(
     stream: Stream,
     variant: Variant | None = None,
     clock: Clock = time.perf_counter,
+    sampler: Sampler | None = None,
 ) -> Estimate:
     """Mean value of each legal action of ``view`` over imagined deals (see the module doc).
 
@@ -98,7 +101,8 @@ def estimate(
         raise ValueError("the seat has no action to choose")
     start = clock()
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
-    sampler = Sampler(view, variant)
+    if sampler is None:
+        sampler = Sampler(view, variant)
     total_layouts = sampler.count * sampler.orders
     complete = total_layouts <= max(1, budget.enumerate_up_to)
     if complete:

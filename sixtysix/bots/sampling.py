@@ -39,17 +39,7 @@ from functools import lru_cache
 from itertools import permutations
 from math import factorial
 
-from sixtysix.core.actions import (
-    CLAIM,
-    CLOSE,
-    CONCEDE,
-    EXCHANGE,
-    MARRY,
-    PARTNER,
-    SOLO,
-    TRUMP,
-    TRUMP_BELOW,
-)
+from sixtysix.core.actions import CLOSE, EXCHANGE, MARRY, PARTNER, TRUMP_BELOW
 from sixtysix.core.cards import ABOVE, ACE, KING, NUM_CARDS, QUEEN, SUIT_MASK, iter_mask, mask_of
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import SixtySixError
@@ -172,7 +162,6 @@ class Sampler:
         self._exchanger = -1
         self._exchange_time = -1
         closed = False
-        strict = rules.strict_always
         trick: list[tuple[int, int]] = []
         caller = -1
         called_ace = -1
@@ -182,6 +171,8 @@ class Sampler:
         for t, (s, a) in enumerate(view.history):
             if a < NUM_CARDS:
                 info = seats[s]
+                # As the engine: strict when always, once closed, or with the talon gone.
+                strict = rules.strict_always or closed or not (facedown or turnup_lying)
                 if trick and strict:
                     info.forbidden |= _revealed_absent(trick, a, trump, rules.must_overtrump)
                 info.deadline.setdefault(a, t)
@@ -207,8 +198,6 @@ class Sampler:
                             self._drew_exchanged = seat
                     else:
                         break
-                if not closed and not facedown and not turnup_lying:
-                    strict = True
             elif a < MARRY + 4:
                 suit = a - MARRY
                 seats[s].marriages.append((suit, t))
@@ -222,13 +211,8 @@ class Sampler:
                 seats[s].gave |= 1 << exchange_card
             elif a == CLOSE:
                 closed = True
-                strict = True
-            elif a in (CLAIM, CONCEDE, SOLO):
-                pass
             elif a == TRUMP_BELOW:
                 shown.append(_Shown("below", s, t))
-            elif TRUMP <= a < TRUMP + 4:
-                pass
             elif PARTNER <= a < PARTNER + 4:
                 caller = s
                 called_ace = (a - PARTNER) * 6 + ACE

@@ -320,8 +320,8 @@ def evaluate(state: DealState, seat: int) -> float:
 
     A linear function of :func:`features` whose weights were fitted to how deals actually
     end (see :data:`WEIGHTS`), clipped to the range of real outcomes; after a close, and in
-    games of a shape with no fitted weights, :func:`hand_made_evaluation`. It only needs to order positions
-    sensibly: exact values take over wherever the search reaches the end of the deal.
+    games of a shape with no fitted weights, :func:`hand_made_evaluation`. It only needs to
+    order positions sensibly: exact values take over wherever the search reaches the end.
     """
     weights = _weights_for(state.rules)
     if weights is None or state.closed_by >= 0:

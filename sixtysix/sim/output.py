@@ -2,23 +2,19 @@
 
 A row (format ``sixtysix-sim/1``) holds everything needed to play its game again:
 
-=============  =====================================================================
-``index``      the game's index in the run (its randomness is ``seed.child(("game", index))``)
-``variant``    the variant's name
-``options``    the options that differ from the variant's defaults (an object in JSON Lines,
-               the same object as a JSON string in Parquet)
-``seed``       the master seed, or null when the run drew a secure random key
-``path``       the game's path under the master seed, ``game/<index>``
-``key``        the game's own 32-byte key in hex when ``seed`` is null (else null), so an
-               unseeded game can still be regenerated and replayed
-``seats``      the number of seats
-``bots``       the bot of each seat as ``name`` or ``name:key=value,...``
-``dealer``     the dealer's seat
-``reason``     how the deal ended (RECORDS.md's reasons)
-``game_points``, ``points``, ``tricks``   per seat, as in a replay's ``result``
-``duration``   seconds spent on the game; on the vectorised path, which plays whole
-               batches at once, the batch's time divided by its games
-=============  =====================================================================
+- ``index``: the game's index in the run (its randomness is ``seed.child(("game", index))``);
+- ``variant`` and ``options``: the variant's name and the options that differ from its
+  defaults (an object in JSON Lines, the same object as a JSON string in Parquet);
+- ``seed``: the master seed, or null when the run drew a secure random key;
+- ``path``: the game's path under the master seed, ``game/<index>``;
+- ``key``: the game's own 32-byte key in hex when ``seed`` is null (else null), so that an
+  unseeded game can still be regenerated and replayed;
+- ``seats`` and ``bots``: the number of seats and each seat's bot as ``name`` or
+  ``name:key=value,...``;
+- ``dealer``: the dealer's seat;
+- ``reason``, ``game_points``, ``points``, ``tricks``: the result, as in a replay's ``result``;
+- ``duration``: seconds spent on the game; on the vectorised path, which plays whole batches
+  at once, the batch's time divided by its games.
 
 Rows are written as soon as a chunk of games finishes, so an interrupted run keeps every
 finished game. Within a chunk rows are in index order; with several workers chunks may
@@ -73,7 +69,6 @@ _SUFFIXES: dict[str, Kind] = {
 }
 #: Rows buffered before a Parquet row group is written.
 ROW_GROUP = 65_536
-_INT64 = 1 << 63
 
 
 def output_kind(path: str | Path) -> Kind:
@@ -140,6 +135,10 @@ class RunInfo:
 # --------------------------------------------------------------------------- encoding (workers)
 
 
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class RowEncoder:
     """Turns a chunk's games into the bytes (JSON Lines) or record batch (Parquet) to write.
 
@@ -149,16 +148,11 @@ class RowEncoder:
     def __init__(self, info: RunInfo, kind: Kind) -> None:
         self.info = info
         self.kind = kind
-        seed = "null" if info.seed is None else str(info.seed)
-        common = {
-            "variant": info.variant,
-            "options": dict(info.options),
-        }
-        text = json.dumps(common, sort_keys=False, ensure_ascii=False, separators=(",", ":"))
-        self._variant_options = text[1:-1]
-        self._seed = seed
+        common = _compact({"variant": info.variant, "options": dict(info.options)})
+        self._variant_options = common[1:-1]  # '"variant":...,"options":{...}'
+        self._seed = "null" if info.seed is None else str(info.seed)
         self._seats = info.seats
-        self._bots = json.dumps(list(info.bots), ensure_ascii=False, separators=(",", ":"))
+        self._bots = _compact(list(info.bots))
 
     def encode(
         self,

@@ -6,13 +6,22 @@ import random
 
 import pytest
 
-from sixtysix.bots.expert import EXPERT_BUDGET, ExpertBot
+from sixtysix.bots.base import Bot
+from sixtysix.bots.expert import (
+    EXPERT_BUDGET,
+    ExpertBot,
+    expert_estimate,
+    needs_rollouts,
+    rollout_estimate,
+)
 from sixtysix.bots.pimc import Budget, estimate
 from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import Solver
+from sixtysix.bots.solver import Solver, deal_value
+from sixtysix.core.actions import Action
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from tests.bots.test_sampling import make
 
 
@@ -91,3 +100,90 @@ def test_the_expert_spends_more_than_pimc_by_default() -> None:
     pimc = PimcBot(0, Seed(0)).budget
     assert expert.samples >= pimc.samples and expert.nodes > pimc.nodes
     assert expert.enumerate_up_to > 0 == pimc.enumerate_up_to
+
+
+# ---------------------------------------------------------------------- rollouts
+
+
+class FirstLegal(Bot):
+    """A rollout policy that records what it is shown and plays its first legal action."""
+
+    name = "first-legal"
+    description = "test policy"
+
+    def __init__(self, seat: int, seen: list[View]) -> None:
+        super().__init__(seat, Seed(0))
+        self.seen = seen
+
+    def choose(self, view: View) -> Action:
+        self.seen.append(view)
+        return view.legal_actions[0]
+
+
+def opening(name: str) -> View:
+    variant = make(name, {})
+    state = variant.new_deal(variant.deal(Seed(6), ("o",), 0))
+    return state.view(state.to_act)
+
+
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4"])
+def test_early_positions_are_played_out_late_ones_searched(name: str) -> None:
+    view = opening(name)
+    assert needs_rollouts(view)
+    result = expert_estimate(view, Budget(samples=3), Seed(1).stream(("r",)))
+    assert result.method == "rollouts" and result.deals == 3
+    assert set(result.values) == set(view.legal_actions)
+
+
+def test_strict_endgames_are_searched() -> None:
+    state = talon_run_out(make("sixtysix", {}), 4)
+    view = state.view(state.to_act)
+    assert not needs_rollouts(view)
+    assert expert_estimate(view, Budget(samples=3), Seed(1).stream(("s",))).method == "search"
+
+
+def test_rollouts_play_each_deal_out_with_views_only() -> None:
+    view = opening("schnapsen")
+    seen: list[View] = []
+    policy = [FirstLegal(s, seen) for s in range(view.seats)]
+    sampler = Sampler(view)
+    result = rollout_estimate(view, Budget(samples=2), Seed(2).stream(("p",)), sampler, policy)
+    assert seen and all(isinstance(v, View) and v.my_turn for v in seen)
+    assert all(len(v.legal_actions) > 1 for v in seen)  # forced moves are not asked
+    assert result.nodes == len(seen)
+    # The same deals played out by hand give the same values.
+    stream = Seed(2).stream(("p",))
+    deals = [sampler.sample(stream) for _ in range(2)]
+    for a, value in result.values.items():
+        total = 0.0
+        for deal in deals:
+            state = deal.copy()
+            state.apply(a)
+            while not state.is_over:
+                state.apply(state.legal_actions()[0])
+            total += deal_value(state, view.seat)
+        assert value == pytest.approx(total / 2)
+
+
+def test_rollouts_are_reproducible_and_keep_the_time_cap() -> None:
+    view = opening("sixtysix")
+    first = expert_estimate(view, Budget(samples=2), Seed(3).stream(("q",)))
+    assert expert_estimate(view, Budget(samples=2), Seed(3).stream(("q",))) == first
+    ticks = iter(range(10**6))
+    capped = expert_estimate(
+        view,
+        Budget(samples=40, time_ms=100),
+        Seed(3).stream(("q",)),
+        clock=lambda: next(ticks) * 0.06,
+    )
+    assert capped.deals == 2
+
+
+def test_without_the_rollout_player_the_expert_searches(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sixtysix.bots.expert as expert
+
+    monkeypatch.setattr(expert, "ROLLOUT_POLICY", "no-such-bot")
+    view = opening("sixtysix")
+    bot = ExpertBot(view.seat, Seed(0), {"samples": "2", "nodes": "300"})
+    assert bot.choose(view) in view.legal_actions
+    assert bot.last is not None and bot.last.method == "search"

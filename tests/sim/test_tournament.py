@@ -103,3 +103,14 @@ def test_unique_names() -> None:
         "random#2",
         "random#3",
     ]
+
+
+def test_a_stopped_tournament_rates_the_finished_deals() -> None:
+    job = TournamentJob.round_robin(SixtySix(), [RANDOM, CLOSER], Seed(5))
+    contest = Tournament(job, ["random", "closer"])
+    with StopFlag() as stop, LocalBackend(1) as backend:
+        report = run_tournament(contest, 10_000, backend, stop, lambda k: stop.request())
+    assert report.interrupted
+    assert 0 < contest.deals < 10_000
+    assert sorted(contest.tally.per_deal) == list(range(contest.deals))
+    assert {s.name for s in contest.standings(replicates=10)} == {"random", "closer"}
