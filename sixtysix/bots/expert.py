@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
@@ -42,6 +43,9 @@ from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl
 
 EXPERT_BUDGET = Budget(samples=24, nodes=20_000, enumerate_up_to=24)
+#: Deals per move with three or more players, unless ``samples`` is given: each play-out is
+#: cheaper there (more forced moves), and the position is harder to read.
+MANY_SEATS_SAMPLES = 48
 
 #: The registered bot that plays the imagined deals out.
 ROLLOUT_POLICY = "heuristic"
@@ -155,6 +159,11 @@ class ExpertBot(PimcBot):
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self._policy: Policy | None = None
+        self._many = (
+            self.budget
+            if "samples" in self.params
+            else replace(self.budget, samples=MANY_SEATS_SAMPLES)
+        )
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
@@ -162,7 +171,8 @@ class ExpertBot(PimcBot):
             return legal[0]
         if self._policy is None or len(self._policy) != view.seats:
             self._policy = rollout_policy(view.seats)
-        self.last = expert_estimate(view, self.budget, self.stream, policy=self._policy)
+        budget = self.budget if view.seats == 2 else self._many
+        self.last = expert_estimate(view, budget, self.stream, policy=self._policy)
         # Rollouts play the close out as it would be played; only searched deals, where the
         # closer sees every card, need the extra confidence.
         confidence = self.budget.close_confidence if self.last.method == "search" else 0.0

@@ -187,3 +187,17 @@ def test_without_the_rollout_player_the_expert_searches(monkeypatch: pytest.Monk
     bot = ExpertBot(view.seat, Seed(0), {"samples": "2", "nodes": "300"})
     assert bot.choose(view) in view.legal_actions
     assert bot.last is not None and bot.last.method == "search"
+
+
+def test_more_deals_per_move_with_more_seats_unless_told() -> None:
+    from sixtysix.bots.expert import MANY_SEATS_SAMPLES
+
+    view = opening("sixtysix-4")
+    bot = ExpertBot(view.seat, Seed(0))
+    bot.choose(view)
+    assert bot.last is not None and bot.last.deals == MANY_SEATS_SAMPLES
+    told = ExpertBot(view.seat, Seed(0), {"samples": "3"})
+    told.choose(view)
+    assert told.last is not None and told.last.deals == 3
+    two = opening("schnapsen")
+    assert ExpertBot(two.seat, Seed(0)).budget.samples == EXPERT_BUDGET.samples
