@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sixtysix.core.cards import FULL_DECK
 from sixtysix.core.options import Options, option
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
 from sixtysix.core.rules import Rules, Sides
@@ -14,7 +13,7 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
-from sixtysix.variants.side_game import side_scale, valid_points
+from sixtysix.variants.side_game import called_trump_rules, side_scale, valid_points
 
 #: What each partner scores when the declarer concedes before any card, and later.
 CONCEDE_BEFORE_PLAY = 2
@@ -67,21 +66,13 @@ class SixtySix3(Variant):
     def make_rules(self, options: Options) -> Rules:
         assert isinstance(options, SixtySix3Options)
         o = options
-        return Rules(
+        return called_trump_rules(
             seats=3,
-            deck=FULL_DECK,
             deal_rounds=(4, 4),
-            trump_call=True,
-            call_after=4,
-            trump_below=True,
-            sides=Sides.DECLARER,
-            strict_always=True,
             marriages=o.marriages,
-            exchange=False,
-            closing=False,
-            manual_claim=False,
-            last_trick_bonus=0,
             must_overtrump=o.must_overtrump,
+            trump_below=True,  # always offered with three players
+            sides=Sides.DECLARER,
             concession=True,
         )
 

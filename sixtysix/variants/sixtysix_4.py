@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sixtysix.core.cards import FULL_DECK
 from sixtysix.core.options import Options, option
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
 from sixtysix.core.rules import Rules, Sides
@@ -14,7 +13,7 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
-from sixtysix.variants.side_game import side_scale, valid_points
+from sixtysix.variants.side_game import called_trump_rules, side_scale, valid_points
 
 #: Side numbers set by the engine for ``Sides.CALLED_PARTNER``: the caller's side is 0.
 CALLER_SIDE = 0
@@ -72,23 +71,14 @@ class SixtySix4(Variant):
     def make_rules(self, options: Options) -> Rules:
         assert isinstance(options, SixtySix4Options)
         o = options
-        return Rules(
+        return called_trump_rules(
             seats=4,
-            deck=FULL_DECK,
             deal_rounds=(4, 2),
-            trump_call=True,
-            call_after=4,
-            trump_below=o.trump_from_below,
-            partner_call=True,
-            sides=Sides.CALLED_PARTNER,
-            strict_always=True,
             marriages=o.marriages,
-            exchange=False,
-            closing=False,
-            manual_claim=False,
-            last_trick_bonus=0,
             must_overtrump=o.must_overtrump,
-            concession=False,
+            trump_below=o.trump_from_below,
+            sides=Sides.CALLED_PARTNER,
+            partner_call=True,
         )
 
     def settle(self, state: DealState, end: DealEnd) -> Outcome:
