@@ -7,6 +7,11 @@ average. This is the classic determinization player: strong wherever card play i
 matter of counting and timing, with the known blind spot that each imagined deal is solved as
 if the hidden cards were visible.
 
+Two corrections to plain averaging: an action that ends the deal at once (a marriage or a
+claim that reaches 66) wins a tie, its value being certain; and closing the talon must come
+out ahead in most deals (``close_confidence``), because solving a deal face up flatters the
+closer more than any other choice.
+
 Budgets. A move costs at most ``samples`` imagined deals and ``nodes`` search nodes in total
 (shared out evenly between the deals); both are counts, so a seeded bot makes exactly the same
 choices on any machine. Each deal is searched by iterative deepening, one trick deeper at a
@@ -25,10 +30,11 @@ from typing import ClassVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT, Solver
+from sixtysix.bots.solver import EXACT, Solver, fast_copy
 from sixtysix.core.actions import ACTIONS, CLOSE, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
+from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl
@@ -66,9 +72,15 @@ class Estimate:
     nodes: int
     #: How the values were found: ``"search"`` (alpha-beta on each deal) or ``"rollouts"``.
     method: str = "search"
+    #: Actions that ended the deal at once on every deal searched: their value is certain.
+    certain: frozenset[int] = frozenset()
 
     def best(self, close_confidence: float = 0.0) -> int:
-        """The action with the best mean value (the first in engine order on a tie).
+        """The action with the best mean value.
+
+        Ties go first to an action whose value is certain (it ends the deal now: a marriage
+        or a trick that reaches 66 is worth more than play that only wins against the imagined
+        opponents), then to the action ahead in more deals, then to engine order.
 
         With ``close_confidence``, closing the talon is chosen only if it came out ahead in at
         least that share of the deals. Each imagined deal is solved as if the closer could see
@@ -81,7 +93,8 @@ class Estimate:
         if doubtful and len(values) > 1:
             values = {a: v for a, v in values.items() if a != CLOSE}
         top = max(values.values())
-        return min(a for a, v in values.items() if v >= top - 1e-9)
+        tied = [a for a, v in values.items() if v >= top - 1e-9]
+        return min(tied, key=lambda a: (a not in self.certain, -self.wins[a], a))
 
 
 def estimate(
@@ -115,11 +128,14 @@ def estimate(
     per_deal = max(1, budget.nodes // planned)
     sums = dict.fromkeys(legal, 0.0)
     ahead = dict.fromkeys(legal, 0)
+    at_once = dict.fromkeys(legal, 0)
     done = 0
     nodes = 0
     exact = True
     for i in range(planned):
         state = deals[i] if draw is None else draw.sample(stream)
+        for a in legal:
+            at_once[a] += ends_at_once(state, a)
         solver = Solver(view.seat, node_limit=per_deal)
         values, solved = solver.iterative_values(state, budget.depth, legal)
         nodes += solver.nodes
@@ -132,7 +148,16 @@ def estimate(
             break
     means = {a: sums[a] / done for a in legal}
     wins = {a: ahead[a] / done for a in legal}
-    return Estimate(means, wins, done, exact and complete and done == planned, complete, nodes)
+    certain = frozenset(a for a in legal if at_once[a] == done)
+    exact = exact and complete and done == planned
+    return Estimate(means, wins, done, exact, complete, nodes, certain=certain)
+
+
+def ends_at_once(state: DealState, action: int) -> bool:
+    """Whether ``action`` ends the deal right away on this deal."""
+    child = fast_copy(state)
+    child.apply_legal(action)
+    return child.phase == Phase.OVER
 
 
 # ---------------------------------------------------------------------- parameters

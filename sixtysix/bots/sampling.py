@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import permutations
+from itertools import combinations, permutations
 from math import factorial
 
 from sixtysix.core.actions import CLOSE, EXCHANGE, MARRY, PARTNER, TRUMP_BELOW
@@ -137,6 +137,9 @@ class Sampler:
         facedown = self._facedown_left
         order_matters = not self._closed and facedown >= 2
         self.orders = factorial(facedown) if order_matters else 1
+        if view.phase == Phase.TRUMP_CALL:
+            # The order hidden cards are dealt in still matters (the card "from below").
+            self.orders *= factorial(self.rules.hand_size) ** self.n
 
     # ------------------------------------------------------------------ the public history
 
@@ -404,8 +407,11 @@ class Sampler:
         """Every consistent deal, each once (talon orders too, when they still matter).
 
         Meant for small information sets (see ``count`` and ``orders``): an expert then
-        averages over all of them instead of a sample.
+        averages over all of them instead of a sample. Not offered during a trump call, when
+        the information set is anything but small.
         """
+        if self.view.phase == Phase.TRUMP_CALL:
+            raise ValueError("too many deals to list during a trump call")
         for placed in self._all_layouts(0, tuple(cap for _, cap, _ in self._locations), 0):
             talon = sorted(placed.pop(-1, []))
             orders: Iterator[Sequence[int]] = (
@@ -662,10 +668,7 @@ def _partitions(cards: Sequence[int], split: Sequence[int]) -> Iterator[list[lis
         if not cards:
             yield []
         return
-    k = split[0]
-    from itertools import combinations
-
-    for chosen in combinations(cards, k):
+    for chosen in combinations(cards, split[0]):
         rest = [c for c in cards if c not in chosen]
         for tail in _partitions(rest, split[1:]):
             yield [list(chosen), *tail]

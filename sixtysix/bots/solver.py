@@ -15,8 +15,11 @@ the engine, third-party ones included. To be fast enough in pure Python it uses
   deal (hands, talon, trick, tallies; not the history), holding bounds and the best action;
 - move ordering: the table's best action, then cheap heuristics (marriages and claims first,
   leads from the top, the cheapest winning card when following);
-- an optional horizon in tricks with a static evaluation, and a node budget, for positions too
-  large to solve exactly in time (iterative deepening in :meth:`Solver.action_values`).
+- an optional horizon in tricks with a static evaluation (:func:`evaluate`), and a node
+  budget, for positions too large to solve exactly in time (iterative deepening in
+  :meth:`Solver.iterative_values`);
+- a copy of the state made by generated code (:func:`fast_copy`), copying being most of a
+  node's cost.
 
 Adjacent cards are *not* merged as equivalent, as bridge solvers do: here they differ in card
 points (and kings and queens in marriages), so they are not interchangeable.
@@ -448,11 +451,9 @@ def _order_follow(state: DealState, legal: Sequence[int]) -> list[int]:
             winners.append(a)
         else:
             losers.append(a)
+    # Cheapest winner first (trumps after plain cards), then the discard worth least.
     winners.sort(key=lambda c: POINTS[c] if c // 6 != trump else 20 + c % 6)
     losers.sort(key=lambda c: (POINTS[c] if c < NUM_CARDS else 100) * 8 + c % 6)
-    if len(trick) + 1 == state.n and winners:
-        # The last card of the trick: taking it with points in it first.
-        return winners + losers
     return winners + losers
 
 
@@ -462,8 +463,9 @@ def _order_follow(state: DealState, legal: Sequence[int]) -> list[int]:
 class Solver:
     """Alpha-beta search for one seat, with a transposition table kept across calls.
 
-    ``node_limit`` caps the nodes of one call (:class:`BudgetExhausted` when spent);
-    ``evaluator`` values positions at the horizon of a depth-limited search.
+    ``node_limit`` caps the solver's node count, all calls together (:class:`BudgetExhausted`
+    when spent; evaluations at the horizon count as nodes); ``evaluator`` values positions at
+    the horizon of a depth-limited search.
     """
 
     def __init__(
@@ -708,17 +710,10 @@ def _completes_trick(before: list[tuple[int, int]], child: DealState, a: int, n:
     return 1 if a < NUM_CARDS and len(before) == n - 1 else 0
 
 
-def best_actions(values: dict[int, float], tolerance: float = 1e-9) -> list[int]:
-    """The actions whose value is within ``tolerance`` of the best, in engine order."""
-    top = max(values.values())
-    return sorted(a for a, v in values.items() if v >= top - tolerance)
-
-
 __all__ = [
     "EXACT",
     "BudgetExhausted",
     "Solver",
-    "best_actions",
     "deal_value",
     "evaluate",
     "features",

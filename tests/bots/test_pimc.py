@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import types
 from collections.abc import Callable, Iterator
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 import sixtysix.plugins.manager as manager
 from sixtysix.bots import sampling
 from sixtysix.bots.base import Bot, parse_bot_spec
+from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.pimc import Budget, Estimate, PimcBot, estimate
 from sixtysix.core.actions import CLOSE, parse_action
 from sixtysix.core.cards import FULL_DECK, JACK, NINES_MASK
@@ -69,9 +71,12 @@ def test_bad_parameters_are_one_line_errors(params: dict[str, str], message: str
         PimcBot(0, Seed(0), params)
 
 
-@given(st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(0, 40))
+BOTS = st.sampled_from([PimcBot, ExpertBot])
+
+
+@given(BOTS, st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(0, 40))
 def test_only_legal_actions_on_any_reachable_state(
-    config: tuple[str, dict[str, object]], rnd: random.Random, stop: int
+    cls: type[PimcBot], config: tuple[str, dict[str, object]], rnd: random.Random, stop: int
 ) -> None:
     variant = make(*config)
     state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("l",), 0))
@@ -80,15 +85,16 @@ def test_only_legal_actions_on_any_reachable_state(
     assume(not state.is_over)
     seat = state.to_act
     view = state.view(seat)
-    bot = PimcBot(seat, Seed(rnd.getrandbits(32)), TINY)
+    bot = cls(seat, Seed(rnd.getrandbits(32)), TINY)
     assert bot.choose(view) in view.legal_actions
 
 
+@pytest.mark.parametrize("cls", [PimcBot, ExpertBot])
 @pytest.mark.parametrize("name", ["sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4"])
-def test_plays_whole_deals_of_every_variant_in_every_seat(name: str) -> None:
+def test_plays_whole_deals_of_every_variant_in_every_seat(name: str, cls: type[PimcBot]) -> None:
     variant = make(name, {})
     for number in range(2):
-        bots: list[Bot] = [PimcBot(s, Seed(number), TINY) for s in range(variant.seats)]
+        bots: list[Bot] = [cls(s, Seed(number), TINY) for s in range(variant.seats)]
         assert play(variant, bots, number).outcome is not None
 
 
@@ -103,16 +109,19 @@ def test_manual_claims_and_concessions_are_decided_too() -> None:
     assert "claim" in seen  # manual mode: the deal ends only by a claim or the last card
 
 
-def test_the_same_seed_gives_the_same_choices() -> None:
-    variant = make("schnapsen", {})
-    first = play(variant, [PimcBot(s, Seed(7), TINY) for s in range(2)], 3).history
-    second = play(variant, [PimcBot(s, Seed(7), TINY) for s in range(2)], 3).history
+@pytest.mark.parametrize("cls", [PimcBot, ExpertBot])
+@pytest.mark.parametrize("name", ["schnapsen", "sixtysix-4"])
+def test_the_same_seed_gives_the_same_choices(name: str, cls: type[PimcBot]) -> None:
+    variant = make(name, {})
+    n = variant.seats
+    first = play(variant, [cls(s, Seed(7), TINY) for s in range(n)], 3).history
+    second = play(variant, [cls(s, Seed(7), TINY) for s in range(n)], 3).history
     assert first == second
 
 
-@given(st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(0, 30))
+@given(BOTS, st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(0, 30))
 def test_the_choice_depends_on_the_view_alone(
-    config: tuple[str, dict[str, object]], rnd: random.Random, stop: int
+    cls: type[PimcBot], config: tuple[str, dict[str, object]], rnd: random.Random, stop: int
 ) -> None:
     """The hidden cards dealt differently, the same view: the same choice."""
     variant = make(*config)
@@ -124,8 +133,8 @@ def test_the_choice_depends_on_the_view_alone(
     other = redealt(state, seat, rnd)
     assume(other is not None)
     assert other is not None
-    a = PimcBot(seat, Seed(1), TINY).choose(state.view(seat))
-    b = PimcBot(seat, Seed(1), TINY).choose(other.view(seat))
+    a = cls(seat, Seed(1), TINY).choose(state.view(seat))
+    b = cls(seat, Seed(1), TINY).choose(other.view(seat))
     assert a == b
 
 
@@ -252,3 +261,44 @@ def test_a_third_party_variant_is_played_through_the_view_alone(house_registry: 
             state = play(variant, bots, number)
             assert state.outcome is not None
             assert not any(a == parse_action("close") for _, a in state.history)
+
+
+def test_ties_go_to_a_certain_end_of_the_deal() -> None:
+    est = Estimate(
+        values={0: 2.0, 25: 2.0, 26: 2.0},
+        wins={0: 1.0, 25: 1.0, 26: 0.5},
+        deals=4,
+        exact=False,
+        complete=False,
+        nodes=1,
+        certain=frozenset({25}),
+    )
+    assert est.best() == 25
+    assert dataclasses.replace(est, certain=frozenset()).best() == 0
+
+
+def test_a_marriage_that_reaches_66_is_certain_and_chosen() -> None:
+    from sixtysix.bots.pimc import ends_at_once
+    from sixtysix.core.actions import MARRY
+
+    variant = make("sixtysix", {})
+    rnd = random.Random(1)
+    for attempt in range(500):
+        state = variant.new_deal(variant.deal(Seed(attempt), ("m",), 0))
+        while not state.is_over:
+            marriages = [a for a in state.legal_actions() if MARRY <= a < MARRY + 4]
+            if any(ends_at_once(state, a) for a in marriages):
+                break
+            legal = [a for a in state.legal_actions() if a < MARRY]  # no marriage yet
+            state.apply(rnd.choice(legal or state.legal_actions()))
+        if not state.is_over:
+            break
+    else:
+        pytest.fail("no marriage reaching 66 found")
+    seat = state.to_act
+    view = state.view(seat)
+    winning = {a for a in view.legal_actions if MARRY <= a < MARRY + 4 and ends_at_once(state, a)}
+    for cls in (PimcBot, ExpertBot):
+        bot = cls(seat, Seed(0), TINY)
+        assert bot.choose(view) in winning
+        assert bot.last is not None and winning <= bot.last.certain

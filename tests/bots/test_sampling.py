@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections import Counter
 from itertools import permutations
@@ -162,6 +163,7 @@ def brute_force_layouts(state: DealState, seat: int) -> set[tuple[object, ...]]:
     return found
 
 
+@functools.lru_cache(maxsize=2)
 def late_positions(limit: int) -> list[tuple[DealState, int]]:
     """Positions of every variant with at most ``limit`` hidden cards, for exhaustive checks."""
     out = []
