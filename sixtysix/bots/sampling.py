@@ -45,6 +45,7 @@ from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
+from sixtysix.core.tricks import trick_facts, trick_winner
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
@@ -183,7 +184,7 @@ class Sampler:
                 trick.append((s, a))
                 if len(trick) < n:
                     continue
-                w = _trick_winner(trick, trump)
+                w = trick_winner(trick, trump)
                 trick = []
                 if closed or not (facedown or turnup_lying):
                     continue
@@ -599,35 +600,11 @@ class Sampler:
 # ---------------------------------------------------------------------- helpers
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], trump: int) -> int:
-    """The highest trump wins, else the highest card of the suit led (as the engine rules)."""
-    w, best = trick[0]
-    for seat, card in trick[1:]:
-        if card // 6 == best // 6:
-            if card > best:
-                w, best = seat, card
-        elif card // 6 == trump:
-            w, best = seat, card
-    return w
-
-
 def _revealed_absent(
     trick: Sequence[tuple[int, int]], card: int, trump: int, must_overtrump: bool
 ) -> int:
     """Cards a strict-phase follower cannot have held, given that ``card`` was legal."""
-    led = trick[0][1]
-    led_suit = led // 6
-    trumped = False
-    high_led = led
-    high_trump = -1
-    for _, c in trick:
-        cs = c // 6
-        if cs == trump:
-            if led_suit != trump:
-                trumped = True
-            high_trump = max(high_trump, c)
-        if cs == led_suit and c > high_led:
-            high_led = c
+    led_suit, trumped, high_led, high_trump = trick_facts(trick, trump)
     if card // 6 == led_suit:
         if trumped or ABOVE[high_led] >> card & 1:
             return 0

@@ -45,6 +45,7 @@ from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome
 from sixtysix.core.rules import Rules, Sides
+from sixtysix.core.tricks import trick_facts, trick_winner
 
 if TYPE_CHECKING:
     from sixtysix.core.variant import Variant
@@ -221,22 +222,8 @@ class DealState:
 
     def _duty(self, hand: int) -> tuple[int, int]:
         """The cards a strict-phase follower may play, and which duty restricts them."""
-        trick = self.trick
-        led = trick[0][1]
-        led_suit = led // 6
         trump = self.trump
-        trumped = False
-        high_led = led
-        high_trump = -1
-        for _, c in trick:
-            cs = c // 6
-            if cs == trump:
-                if led_suit != trump:
-                    trumped = True
-                if c > high_trump:
-                    high_trump = c
-            if cs == led_suit and c > high_led:
-                high_led = c
+        led_suit, trumped, high_led, high_trump = trick_facts(self.trick, trump)
         suit_cards = hand & SUIT_MASK[led_suit]
         if suit_cards:
             if trumped:
@@ -446,18 +433,12 @@ class DealState:
             self.to_act = (s + 1) % n
             return
         # The trick is complete: the highest trump wins, else the highest card of the led suit.
-        trump = self.trump
-        w, best = trick[0]
-        points = POINTS[best]
-        mask = 1 << best
-        for seat, card in trick[1:]:
+        w = trick_winner(trick, self.trump)
+        points = 0
+        mask = 0
+        for _, card in trick:
             points += POINTS[card]
             mask |= 1 << card
-            if card // 6 == best // 6:
-                if card > best:
-                    w, best = seat, card
-            elif card // 6 == trump:
-                w, best = seat, card
         self.trick = []
         self.won[w] |= mask
         self.card_points[w] += points
