@@ -26,6 +26,7 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import Registry, build_registry
+from sixtysix.testing.play import hidden_from, located
 
 REGISTRY: Registry = build_registry()
 
@@ -54,18 +55,6 @@ def make(name: str, options: dict[str, object]) -> Variant:
 def random_deal(variant: Variant, rnd: random.Random) -> DealState:
     seed = Seed(rnd.getrandbits(64))
     return variant.new_deal(variant.deal(seed, ("p",), rnd.randrange(variant.seats)))
-
-
-def located(state: DealState) -> int:
-    """Every card the state accounts for, as a mask; a card in two places is an error."""
-    places = [*state.hands, *state.won, mask_of(state.talon), mask_of(c for _, c in state.trick)]
-    if state.turnup >= 0:
-        places.append(1 << state.turnup)
-    total = 0
-    for m in places:
-        assert total & m == 0, "a card is in two places"
-        total |= m
-    return total
 
 
 configs = st.sampled_from(CONFIGS)
@@ -135,20 +124,6 @@ def _actions(state: DealState) -> list[str]:
     return [ACTION_NAMES[a] for _, a in state.history]
 
 
-def hidden_from(state: DealState, seat: int) -> int:
-    """Cards ``seat`` may not know the place of: others' unknown cards, the face-down talon."""
-    from sixtysix.core.state import Phase
-
-    hidden = mask_of(state.talon)
-    for s in range(state.n):
-        if s != seat:
-            hidden |= state.hands[s] & ~state.known[s]
-    if state.phase == Phase.TRUMP_CALL:
-        own_later = mask_of(state.setup.hands[seat][state.rules.call_after :])
-        hidden |= own_later
-    return hidden
-
-
 def view_cards(view: View) -> int:
     mask = mask_of(view.hand) | mask_of(view.played) | mask_of(c for _, c in view.trick)
     for k in view.known:
@@ -212,18 +187,7 @@ def redeal_unseen(state: DealState, seat: int, rnd: random.Random) -> DealSetup 
         return None
     shuffled = hidden[:]
     rnd.shuffle(shuffled)
-    mapping = dict(zip(hidden, shuffled, strict=True))
-    setup = state.setup
-
-    def m(c: int) -> int:
-        return mapping.get(c, c)
-
-    return DealSetup(
-        setup.dealer,
-        tuple(tuple(m(c) for c in h) for h in setup.hands),
-        None if setup.trump_card is None else m(setup.trump_card),
-        tuple(m(c) for c in setup.talon),
-    )
+    return state.setup.relabel(dict(zip(hidden, shuffled, strict=True)))
 
 
 @given(configs, st.randoms(use_true_random=False), st.integers(0, 40))

@@ -645,25 +645,13 @@ class Solver:
             # Before play (naming trump, calling a partner) only the forehand acts; sides are
             # not formed yet, so another seat's call is searched as if against us.
             maximizing = state.to_act == self.seat
-        n = state.n
         trick = state.trick
         best_action = -1
         a0, b0 = alpha, beta
-        seat = self.seat
         if maximizing:
             best = -1000.0
             for a in _ordered(state, legal, first):
-                child = fast_copy(state)
-                child.apply_legal(a)
-                if child.phase == Phase.OVER:
-                    v = float(deal_value(child, seat))
-                else:
-                    d = depth - _completes_trick(trick, child, a, n)
-                    if d <= 0:
-                        self.nodes += 1
-                        v = self.evaluator(child, seat)
-                    else:
-                        v = self._search(child, alpha, beta, d)
+                v = self._searched_child(state, a, trick, alpha, beta, depth)
                 if v > best:
                     best = v
                     best_action = a
@@ -674,17 +662,7 @@ class Solver:
         else:
             best = 1000.0
             for a in _ordered(state, legal, first):
-                child = fast_copy(state)
-                child.apply_legal(a)
-                if child.phase == Phase.OVER:
-                    v = float(deal_value(child, seat))
-                else:
-                    d = depth - _completes_trick(trick, child, a, n)
-                    if d <= 0:
-                        self.nodes += 1
-                        v = self.evaluator(child, seat)
-                    else:
-                        v = self._search(child, alpha, beta, d)
+                v = self._searched_child(state, a, trick, alpha, beta, depth)
                 if v < best:
                     best = v
                     best_action = a
@@ -699,6 +677,26 @@ class Solver:
         else:
             self.table[key] = (best, best, depth, best_action)
         return best
+
+    def _searched_child(
+        self,
+        state: DealState,
+        a: int,
+        trick: list[tuple[int, int]],
+        alpha: float,
+        beta: float,
+        depth: int,
+    ) -> float:
+        """The value of playing ``a``: exact at the deal's end, evaluated at the horizon."""
+        child = fast_copy(state)
+        child.apply_legal(a)
+        if child.phase == Phase.OVER:
+            return float(deal_value(child, self.seat))
+        d = depth - _completes_trick(trick, child, a, state.n)
+        if d <= 0:
+            self.nodes += 1
+            return self.evaluator(child, self.seat)
+        return self._search(child, alpha, beta, d)
 
 
 #: How many times a fair share of the budget a root action leading into strict play gets.

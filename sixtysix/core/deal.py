@@ -57,6 +57,20 @@ class DealSetup:
             "talon": [CARD_NAMES[c] for c in self.talon],
         }
 
+    def relabel(self, mapping: dict[int, int]) -> DealSetup:
+        """The same deal with cards renamed by ``mapping`` (cards not in it stay): used to deal
+        the cards a seat cannot see differently while keeping everything else."""
+
+        def m(c: int) -> int:
+            return mapping.get(c, c)
+
+        return DealSetup(
+            self.dealer,
+            tuple(tuple(m(c) for c in h) for h in self.hands),
+            None if self.trump_card is None else m(self.trump_card),
+            tuple(m(c) for c in self.talon),
+        )
+
     def hand_masks(self) -> list[int]:
         return [mask_of(h) for h in self.hands]
 

@@ -95,7 +95,9 @@ def make_view(state: DealState, seat: int) -> View:
         hand = tuple(sorted(CARDS[c] for c in state.setup.hands[seat][: state.rules.call_after]))
     else:
         hand = cards_of(state.hands[seat])
-    played = mask_of(c for _, a in state.history if a < 24 for c in (a,))
+    played = mask_of(c for _, c in state.trick)
+    for won in state.won:
+        played |= won
     partner: int | None = None
     if state.partner >= 0 and (state.revealed or over or seat == state.partner):
         partner = state.partner

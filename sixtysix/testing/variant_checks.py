@@ -16,7 +16,7 @@ from enum import Enum
 
 from sixtysix.bots.base import Bot
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
-from sixtysix.core.cards import mask_of, mask_points
+from sixtysix.core.cards import iter_mask, mask_of, mask_points
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError, OptionError
 from sixtysix.core.match import play_match
@@ -432,26 +432,11 @@ def check_views(variant: Variant, seed: Seed, deals: int = 8) -> None:
 
 
 def _redeal_unseen(state: DealState, seat: int, seed: Seed, k: int) -> DealSetup | None:
-    hidden = sorted(_iter(hidden_from(state, seat)))
+    hidden = list(iter_mask(hidden_from(state, seat)))
     if len(hidden) < 2:
         return None
     shuffled = seed.shuffled(hidden, ("redeal", k))
-    mapping = dict(zip(hidden, shuffled, strict=True))
-    setup = state.setup
-
-    def m(c: int) -> int:
-        return mapping.get(c, c)
-
-    return DealSetup(
-        setup.dealer,
-        tuple(tuple(m(c) for c in h) for h in setup.hands),
-        None if setup.trump_card is None else m(setup.trump_card),
-        tuple(m(c) for c in setup.talon),
-    )
-
-
-def _iter(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+    return state.setup.relabel(dict(zip(hidden, shuffled, strict=True)))
 
 
 def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> None:
