@@ -27,7 +27,7 @@ adapter matches them:
   the declarer wins a trick *after* declaring, ours count at once when the seat already has a
   trick. Our bot therefore values such a marriage a trick early; and where ours would already
   have ended the deal with it (the declarer at 66 with it), the view leaves that marriage out
-  (:meth:`PublicRecord.live_under_our_rules`; the shown king and queen stay known), so that our
+  (:meth:`PublicRecord.live_under_our_rules`; the card it showed is forgotten too), so that our
   bot, and any search it runs on our engine, sees the live deal their engine is playing.
 
 Each deal is played twice from the same shuffle (their ``play_game`` uses its ``rng`` only to
@@ -119,6 +119,10 @@ class PublicRecord:
         #: yet followed by a trick won by the declarer).
         self.pending: list[list[int]] = [[], []]
         self.known = [0, 0]
+        #: Per marriage (history index), the cards it made known that were not known before.
+        self.shown_by: dict[int, int] = {}
+        #: Per seat, the cards forgotten with a dropped marriage (their engine still knows them).
+        self.forgotten = [0, 0]
         self.played = 0
         self.trick: list[tuple[int, int]] = []
 
@@ -134,9 +138,11 @@ class PublicRecord:
             king, queen = ours(marriage.king_card), ours(marriage.queen_card)
             suit = king // 6
             self.pending[seat].append(len(self.history))
+            pair = (1 << king) | (1 << queen)
+            self.shown_by[len(self.history)] = pair & ~self.known[seat]
             self.history.append((seat, MARRY + suit))
             self.marriages[seat].append(suit)
-            self.known[seat] |= (1 << king) | (1 << queen)
+            self.known[seat] |= pair
             self.play(seat, king)
         else:
             self.play(seat, ours(move.as_regular_move().card))
@@ -151,7 +157,11 @@ class PublicRecord:
         ended the deal with them (ours counts a marriage at once when the seat has a trick).
 
         Why: our bot (and any search it runs on our engine) must see a deal that is still
-        being played, as it is in their engine. The shown king and queen stay known.
+        being played, as it is in their engine. The card the marriage showed and left in hand
+        is no longer counted as known either: without the marriage nothing in our rules
+        explains it (our sampler would find, say, the queen and a turn-up taken by exchange
+        both "known" trumps with one reason between them), so our bot forgets it, a small
+        handicap for our side only.
         """
         drop: set[int] = set()
         for seat in (0, 1):
@@ -162,6 +172,8 @@ class PublicRecord:
                 continue
             for index in self.pending[seat]:
                 self.marriages[seat].remove(self.history[index][1] - MARRY)
+                self.known[seat] &= ~self.shown_by.get(index, 0)
+                self.forgotten[seat] |= self.shown_by.get(index, 0)
                 drop.add(index)
             self.pending[seat] = []
         if drop:
@@ -230,7 +242,7 @@ def build_view(
         outcome=None,
         options=tuple((s.name, getattr(variant.options, s.name)) for s in variant.options.specs()),
     )
-    check_view(view, perspective, leader_move)
+    check_view(view, perspective, leader_move, rec.forgotten[opp])
     return view
 
 
@@ -242,7 +254,9 @@ def _action(move: Move) -> int:
     return ours(move.as_regular_move().card)
 
 
-def check_view(view: View, perspective: PlayerPerspective, leader_move: Move | None) -> None:
+def check_view(
+    view: View, perspective: PlayerPerspective, leader_move: Move | None, forgotten: int = 0
+) -> None:
     """Cross-check the rebuilt view against what the perspective states directly.
 
     Why: the adapter is the one place where the two engines could silently disagree; a wrong
@@ -266,6 +280,8 @@ def check_view(view: View, perspective: PlayerPerspective, leader_move: Move | N
             said -= {ours(c) for c in leader_move.cards}
             if leader_move.is_marriage():
                 mine.discard(ours(leader_move.as_marriage().queen_card))
+        # A card forgotten with a dropped marriage is still known to their engine.
+        said -= {c for c in range(24) if forgotten >> c & 1}
         assert mine == said, f"known opponent cards disagree: {mine} != {said}"
 
 

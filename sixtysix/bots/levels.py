@@ -81,9 +81,9 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
             ),
             Level(
                 "hard",
-                "pimc",
-                MappingProxyType({"samples": "8"}),
-                budget="8 sampled deals per move",
+                "expert",
+                MappingProxyType({"samples": "8", "margin": "0"}),
+                budget="8 sampled deals per move, no second opinion",
                 description="search over a few deals consistent with what it has seen",
             ),
             Level(

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.expert import (
     EXPERT_BUDGET,
     ExpertBot,
@@ -17,7 +18,8 @@ from sixtysix.bots.expert import (
 from sixtysix.bots.pimc import Budget, estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import Solver, deal_value
-from sixtysix.core.actions import Action
+from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -130,9 +132,37 @@ def opening(name: str) -> View:
 def test_early_positions_are_played_out_late_ones_searched(name: str) -> None:
     view = opening(name)
     assert needs_rollouts(view)
-    result = expert_estimate(view, Budget(samples=3), Seed(1).stream(("r",)))
+    result = expert_estimate(view, Budget(samples=3), Seed(1).stream(("r",)), use_compiled=False)
     assert result.method == "rollouts" and result.deals == 3
     assert set(result.values) == set(view.legal_actions)
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_with_numba_two_player_open_play_is_searched_by_the_compiled_search(name: str) -> None:
+    view = opening(name)
+    result = expert_estimate(view, Budget(samples=3, depth=1), Seed(1).stream(("r",)))
+    assert result.method == "search" and result.deals == 3
+    assert set(result.values) == set(view.legal_actions)
+    assert result.nodes > 0 and not result.exact
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
+def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> None:
+    from sixtysix.bots.heuristic import HeuristicBot
+
+    view = opening("sixtysix")
+    advice = HeuristicBot(view.seat, Seed(0)).choose(view)
+    stubborn = ExpertBot(view.seat, Seed(0), {"margin": "100", "samples": "4"})
+    assert stubborn.choose(view) == advice
+    alone = ExpertBot(view.seat, Seed(0), {"margin": "0", "samples": "4"})
+    choice = alone.choose(view)
+    assert alone.last is not None
+    assert choice == ACTIONS[alone.last.best(EXPERT_BUDGET.close_confidence)]
+    with pytest.raises(UnknownBotError, match="margin must be a number"):
+        ExpertBot(view.seat, Seed(0), {"margin": "lots"})
+    with pytest.raises(UnknownBotError, match="at least 0"):
+        ExpertBot(view.seat, Seed(0), {"margin": "-1"})
 
 
 def test_strict_endgames_are_searched() -> None:
@@ -201,3 +231,32 @@ def test_more_deals_per_move_with_more_seats_unless_told() -> None:
     assert told.last is not None and told.last.deals == 3
     two = opening("schnapsen")
     assert ExpertBot(two.seat, Seed(0)).budget.samples == EXPERT_BUDGET.samples
+
+
+def test_without_numba_the_expert_falls_back_on_rollouts_and_the_generic_search() -> None:
+    """``SIXTYSIX_NO_NUMBA`` (or numba missing) leaves the expert whole, only slower."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from sixtysix.bots import compiled, expert\n"
+        "from tests.bots.test_expert import opening, talon_run_out\n"
+        "from tests.bots.test_sampling import make\n"
+        "from sixtysix.core.rng import Seed\n"
+        "assert not compiled.available()\n"
+        "view = opening('sixtysix')\n"
+        "bot = expert.ExpertBot(view.seat, Seed(0), {'samples': '3'})\n"
+        "assert bot.choose(view) in view.legal_actions\n"
+        "assert bot.last.method == 'rollouts'\n"
+        "state = talon_run_out(make('sixtysix', {}), 1)\n"
+        "view = state.view(state.to_act)\n"
+        "assert bot.choose(view) in view.legal_actions and bot.last.exact\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "SIXTYSIX_NO_NUMBA": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

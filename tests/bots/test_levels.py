@@ -78,8 +78,7 @@ def test_medium_is_stronger_than_easy() -> None:
 @pytest.mark.parametrize("name", ["hard", "expert"])
 def test_search_levels_play_every_variant(name: str) -> None:
     """The level's bot and budget are valid and play the opening moves (the calls of three-
-    and four-player 66 included) of every variant; skipped until the search bots exist."""
-    pytest.importorskip("sixtysix.bots.pimc" if name == "hard" else "sixtysix.bots.expert")
+    and four-player 66 included) of every variant."""
     lvl = LEVELS[name]
     for variant in VARIANTS:
         state = variant.new_deal(variant.deal(Seed(3), ("levels",), 0))

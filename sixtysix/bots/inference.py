@@ -1,0 +1,74 @@
+"""Reading the other seats' play: which imagined deals explain what they did.
+
+The sampler (:mod:`sixtysix.bots.sampling`) draws every deal consistent with the *rules*
+equally often: a deal in which the opponent led a low card while holding the king and queen of
+trumps counts as much as one in which he could not declare. People do not play like that, and
+neither do bots. Weighting each imagined deal by how likely the other seats' actions were in
+it, under a model of a reasonable player, is the classic cure (the "inference" of the strong
+Skat and bridge programs).
+
+The model here is the registered ``heuristic`` bot, softened: a seat plays what the heuristic
+would have played in its place with probability ``trust``, and any other legal action with
+the rest shared out. The heuristic sees only that seat's view *of the imagined deal*, so the
+weight uses nothing the weighing seat may not know: the imagined deal, the public history.
+Softening keeps the weights honest against players who are not the heuristic (a person, a
+random bot): an action the model did not expect makes a deal less likely, never impossible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from sixtysix.bots.base import Bot
+from sixtysix.core.rng import Stream
+from sixtysix.core.state import DealState, Phase
+
+#: Default probability that a seat plays the model's choice.
+TRUST = 0.7
+
+
+def log_likelihood(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> float:
+    """Log-probability of the other seats' actions in ``deal``'s history under ``model``.
+
+    ``deal`` is an imagined deal already played up to the present (as the sampler builds
+    them); it is replayed from its setup, asking the model at every decision of another seat
+    that had a choice.
+    """
+    state = deal.variant.new_deal(deal.setup)
+    hit = math.log(trust)
+    total = 0.0
+    for s, a in deal.history:
+        if s != seat and state.phase == Phase.PLAY:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                if model[s].choose(state.view(s)) == a:
+                    total += hit
+                else:
+                    total += math.log((1.0 - trust) / (len(legal) - 1))
+        state.apply_legal(a)
+    return total
+
+
+def resample(log_weights: Sequence[float], count: int, stream: Stream) -> list[int]:
+    """How many times to keep each deal: ``count`` draws in proportion to the weights
+    (systematic resampling: one random offset, so the counts are as even as the weights
+    allow)."""
+    top = max(log_weights)
+    weights = [math.exp(w - top) for w in log_weights]
+    total = sum(weights)
+    step = total / count
+    position = stream.random() * step
+    kept = [0] * len(weights)
+    cumulative = 0.0
+    i = 0
+    for _ in range(count):
+        while i < len(weights) - 1 and cumulative + weights[i] <= position:
+            cumulative += weights[i]
+            i += 1
+        kept[i] += 1
+        position += step
+    return kept
+
+
+__all__ = ["TRUST", "log_likelihood", "resample"]

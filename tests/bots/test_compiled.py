@@ -1,0 +1,181 @@
+"""The compiled two-player search: the same rules and values as the engine and the generic
+search, for every option of the two-player games."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sixtysix.bots import compiled
+from sixtysix.bots.solver import Solver, deal_value, fast_copy
+from sixtysix.core.outcome import DealEnd, Outcome
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState, Phase
+from sixtysix.core.variant import Variant
+from sixtysix.plugins.manager import Registry, build_registry
+from tests.bots.test_solver import minimax, small_position
+
+pytestmark = pytest.mark.skipif(
+    not compiled.available(), reason="needs numba (pip install 'sixtysix[fast]')"
+)
+
+REGISTRY: Registry = build_registry()
+
+#: Every option of the two-player games that changes play or scoring, each set at least once.
+CONFIGS: list[tuple[str, dict[str, object]]] = [
+    ("sixtysix", {}),
+    ("sixtysix", {"claim": "manual"}),
+    ("sixtysix", {"claim": "manual", "failed_close": "2or3", "tie": "draw"}),
+    ("sixtysix", {"tie": "draw", "schneider_card_points_only": True, "last_trick_bonus": 20}),
+    ("sixtysix", {"talonless": True}),
+    ("sixtysix", {"marriages": False, "exchange": False}),
+    ("sixtysix", {"marriage_after_close": False, "closing": False}),
+    (
+        "sixtysix",
+        {"close_needs_trick": True, "exchange_needs_trick": False, "exchange_min_talon": 5},
+    ),
+    ("schnapsen", {}),
+    ("schnapsen", {"claim": "auto"}),
+    ("schnapsen", {"schneider_card_points_only": True, "marriage_after_close": False}),
+    ("schnapsen", {"exchange_needs_trick": True, "close_needs_trick": True}),
+]
+
+
+def make(name: str, options: dict[str, object]) -> Variant:
+    cls = REGISTRY.variant(name)
+    return cls(cls.options_class.build(options))
+
+
+def random_position(variant: Variant, rnd: random.Random, moves: int) -> DealState | None:
+    state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("c",), rnd.randrange(2)))
+    for _ in range(moves):
+        if state.phase == Phase.OVER:
+            return None
+        state.apply_legal(rnd.choice(state.legal_actions()))
+    return None if state.phase == Phase.OVER else state
+
+
+def check_playout(variant: Variant, state: DealState, rnd: random.Random) -> None:
+    """The compiled rules offer the engine's legal actions at every step and end the deal
+    with the engine's score."""
+    words = [rnd.getrandbits(32) for _ in range(64)]
+    moves, values = compiled.play_random(variant, state, words)
+    ref = fast_copy(state)
+    for i, (count, action) in enumerate(moves):
+        legal = ref.legal_actions()
+        assert (count, action) == (len(legal), legal[words[i] % len(legal)]), f"move {i}"
+        ref.apply_legal(action)
+    assert ref.phase == Phase.OVER
+    assert values == (deal_value(ref, 0), deal_value(ref, 1)), ref.outcome
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_compiled_rules_match_the_engine(name: str, options: dict[str, object]) -> None:
+    variant = make(name, options)
+    assert compiled.supports(variant)
+    rnd = random.Random(5)
+    played = 0
+    while played < 150:
+        state = random_position(variant, rnd, rnd.randrange(0, 16))
+        if state is not None:
+            check_playout(variant, state, rnd)
+            played += 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(0, 20))
+def test_compiled_rules_match_the_engine_anywhere(
+    config: tuple[str, dict[str, object]], rnd: random.Random, moves: int
+) -> None:
+    variant = make(*config)
+    state = random_position(variant, rnd, moves)
+    if state is not None:
+        check_playout(variant, state, rnd)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(CONFIGS), st.randoms(use_true_random=False), st.integers(1, 3))
+def test_compiled_search_agrees_with_brute_force(
+    config: tuple[str, dict[str, object]], rnd: random.Random, tricks_left: int
+) -> None:
+    variant = make(*config)
+    state = None
+    while state is None:
+        state = small_position(variant, rnd, tricks_left)
+    search = compiled.CompiledSearch(variant, table_bits=10)
+    for seat in range(2):
+        values, exact = search.action_values(state, seat, node_limit=0)
+        assert exact
+        for a, v in values.items():
+            child = state.copy()
+            child.apply_legal(a)
+            assert v == minimax(child, seat), f"action {a}"
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS[:1] + CONFIGS[8:9])
+def test_compiled_search_agrees_with_the_generic_search_in_endgames(
+    name: str, options: dict[str, object]
+) -> None:
+    variant = make(name, options)
+    search = compiled.CompiledSearch(variant)
+    rnd = random.Random(2)
+    checked = 0
+    while checked < 25:
+        state = small_position(variant, rnd, 4)
+        if state is None:
+            continue
+        seat = state.to_act
+        got, exact = search.action_values(state, seat, node_limit=0)
+        assert exact
+        assert got == Solver(seat).action_values(fast_copy(state))
+        checked += 1
+
+
+def test_node_limit_is_respected_and_every_action_valued() -> None:
+    variant = make("sixtysix", {})
+    state = variant.new_deal(variant.deal(Seed(1), ("n",), 0))
+    search = compiled.CompiledSearch(variant)
+    values, exact = search.action_values(state, state.to_act, node_limit=5_000)
+    assert not exact
+    assert set(values) == set(state.legal_actions())
+    assert search.nodes <= 5_000 + 64
+    assert all(-6.0 <= v <= 6.0 for v in values.values())
+
+
+def test_a_deeper_search_can_change_its_mind_but_the_same_budget_gives_the_same_values() -> None:
+    variant = make("schnapsen", {})
+    state = variant.new_deal(variant.deal(Seed(4), ("n",), 1))
+    first, _ = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
+    again, _ = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
+    assert first == again
+
+
+def test_schnapsen_is_solved_exactly_from_the_first_trick() -> None:
+    # A Schnapsen deal is small enough to solve whole: the values are game points.
+    variant = make("schnapsen", {})
+    state = variant.new_deal(variant.deal(Seed(1), ("z",), 0))
+    values, exact = compiled.CompiledSearch(variant).action_values(state, 0, 5_000_000)
+    assert exact
+    assert all(v == int(v) and -3 <= v <= 3 for v in values.values())
+
+
+class _HouseScoring(compiled.TwoHandVariant):
+    """A third-party variant with its own scoring: the compiled copy must not guess it."""
+
+    name: ClassVar[str] = "house"
+
+    def settle(self, state: DealState, end: DealEnd) -> Outcome:  # pragma: no cover
+        raise NotImplementedError
+
+
+def test_supports_only_the_two_hand_rules_it_copies() -> None:
+    assert compiled.supports(make("sixtysix", {}))
+    assert compiled.supports(make("schnapsen", {}))
+    assert not compiled.supports(make("sixtysix-3", {}))
+    assert not compiled.supports(make("sixtysix-4", {}))
+    house = type("House", (_HouseScoring,), {"rules": make("sixtysix", {}).rules})
+    assert not compiled.supports(house.__new__(house))

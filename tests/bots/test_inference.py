@@ -1,0 +1,97 @@
+"""Weighing imagined deals by the other seats' play."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.inference import TRUST, log_likelihood, resample
+from sixtysix.bots.sampling import Sampler
+from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState, Phase
+from sixtysix.core.view import View
+from tests.bots.test_sampling import make
+
+
+class FirstLegal(Bot):
+    """A model that always plays the first legal action."""
+
+    name = "first"
+
+    def choose(self, view: View) -> Action:
+        return view.legal_actions[0]
+
+
+def play(state: DealState, moves: int, deviate_at: int | None = None) -> int:
+    """Seat 1 plays like :class:`FirstLegal` (but at its ``deviate_at``-th choice), seat 0
+    randomly; returns how many real choices seat 1 had."""
+    rnd = random.Random(3)
+    choices = 0
+    for _ in range(moves):
+        if state.phase == Phase.OVER:
+            break
+        legal = state.legal_actions()
+        if state.to_act == 1:
+            a = legal[0]
+            if len(legal) > 1:
+                if choices == deviate_at:
+                    a = legal[-1]
+                choices += 1
+        else:
+            a = rnd.choice(legal)
+        state.apply_legal(a)
+    return choices
+
+
+def test_a_deal_that_explains_the_play_weighs_more() -> None:
+    variant = make("sixtysix", {})
+    model = [FirstLegal(s, Seed(0)) for s in range(2)]
+    faithful = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
+    choices = play(faithful, 8)
+    assert choices >= 2
+    assert log_likelihood(faithful, 0, model) == pytest.approx(choices * math.log(TRUST))
+    unfaithful = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
+    play(unfaithful, 8, deviate_at=0)
+    assert log_likelihood(unfaithful, 0, model) < log_likelihood(faithful, 0, model)
+
+
+def test_weights_come_from_imagined_deals_only() -> None:
+    # Deals the sampler imagines for seat 0 are weighed by replaying the public history in
+    # them: every weight is finite (the softened model never rules a deal out).
+    variant = make("sixtysix", {})
+    model = [FirstLegal(s, Seed(0)) for s in range(2)]
+    state = variant.new_deal(variant.deal(Seed(9), ("i",), 1))
+    play(state, 7)
+    view = state.view(0)
+    sampler = Sampler(view, variant)
+    stream = Seed(1).stream(("t",))
+    for _ in range(20):
+        deal = sampler.sample(stream)
+        assert [a for _, a in deal.history] == [int(a) for _, a in view.history]
+        assert math.isfinite(log_likelihood(deal, 0, model))
+
+
+def test_resample_keeps_the_count_and_follows_the_weights() -> None:
+    stream = Seed(2).stream(("r",))
+    assert sum(resample([0.0, -1.0, -2.0], 24, stream)) == 24
+    assert resample([0.0, 0.0, 0.0, 0.0], 8, stream) == [2, 2, 2, 2]
+    assert resample([0.0, -50.0, -50.0], 10, stream) == [10, 0, 0]
+    kept = resample([math.log(3.0), 0.0], 400, stream)
+    assert kept == [300, 100]
+
+
+def test_the_expert_reads_the_play_without_losing_legality() -> None:
+    from sixtysix.bots.expert import ExpertBot
+
+    variant = make("sixtysix", {})
+    state = variant.new_deal(variant.deal(Seed(5), ("i",), 0))
+    bots = [ExpertBot(s, Seed(s), {"samples": "4", "nodes": "4000"}) for s in range(2)]
+    while state.phase != Phase.OVER:
+        view = state.view(state.to_act)
+        action = bots[state.to_act].choose(view)
+        assert action in view.legal_actions
+        state.apply(ACTIONS[int(action)])
