@@ -25,7 +25,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
 #: Analysis can afford more than a move in play: a person waits for a hint, not a bot.
-ANALYSIS_BUDGET = Budget(samples=32, nodes=80_000, enumerate_up_to=64)
+ANALYSIS_BUDGET = Budget(samples=48, nodes=600_000, depth=1, enumerate_up_to=64)
 
 
 class AnalysisError(SixtySixError, ValueError):
