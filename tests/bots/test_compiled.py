@@ -179,3 +179,9 @@ def test_supports_only_the_two_hand_rules_it_copies() -> None:
     assert not compiled.supports(make("sixtysix-4", {}))
     house = type("House", (_HouseScoring,), {"rules": make("sixtysix", {}).rules})
     assert not compiled.supports(house.__new__(house))
+
+    class OwnDeal(type(make("sixtysix", {}))):  # type: ignore[misc]
+        def new_deal(self, setup: object) -> DealState:  # pragma: no cover
+            raise NotImplementedError
+
+    assert not compiled.supports(OwnDeal())
