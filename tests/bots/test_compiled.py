@@ -177,3 +177,25 @@ def test_supports_only_the_two_hand_rules_it_copies() -> None:
             raise NotImplementedError
 
     assert not compiled.supports(OwnDeal())
+
+
+@pytest.mark.parametrize(("name", "options"), CONFIGS)
+def test_the_horizon_evaluation_is_the_generic_searchs(
+    name: str, options: dict[str, object]
+) -> None:
+    """The compiled search values its horizon with the generic search's fitted evaluation."""
+    from sixtysix.bots import _kernels
+    from sixtysix.bots.solver import evaluate
+
+    variant = make(name, options)
+    k, w = compiled.knobs(variant), compiled.weights(variant)
+    rnd = random.Random(8)
+    checked = 0
+    while checked < 60:
+        state = random_position(variant, rnd, rnd.randrange(0, 14))
+        if state is None or state.closed_by >= 0:
+            continue  # after a close the compiled search never stops at a horizon
+        for seat in range(2):
+            got = _kernels._evaluate(compiled.pack(state), k, w, seat)
+            assert got == pytest.approx(evaluate(state, seat)), f"seat {seat}"
+        checked += 1
