@@ -57,7 +57,7 @@ def main() -> None:
                 elif len(legal) == 1:
                     state.apply_legal(legal[0])
                 else:
-                    values, _ = search.action_values(state, seat, args.nodes)
+                    values = search.action_values(state, seat, args.nodes).values
                     state.apply(ACTIONS[max(values, key=values.__getitem__)])
             outcome = state.outcome
             assert outcome is not None

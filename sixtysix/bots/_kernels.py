@@ -559,13 +559,17 @@ def _root(
     node_limit: int,
     out_values: Any,
     out_actions: Any,
+    out_final: Any,
     table_keys: Any,
     table_vals: Any,
     table_meta: Any,
 ) -> tuple[int, int, int]:
     """Iterative deepening over the root's actions: returns (actions, deepest completed
-    depth, nodes); the deepest completed values are in ``out_values``."""
+    depth, nodes); the deepest completed values are in ``out_values``, and ``out_final``
+    marks the actions that end the deal at once."""
     n = _legal(s, k, out_actions)
+    for i in range(n):
+        out_final[i] = _apply(s.copy(), k, out_actions[i]) != RUNNING
     counters = np.zeros(4, dtype=np.int64)
     counters[1] = node_limit
     values = np.empty(n, dtype=np.float64)

@@ -26,13 +26,12 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sixtysix.core.cards import NUM_CARDS
-from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
-from sixtysix.variants.two_hand import TwoHandVariant
+from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
 
 # --------------------------------------------------------------------------- layout
 
@@ -95,29 +94,13 @@ def _kernels() -> Any:
     return _kernels
 
 
-def rules_supported(r: Rules) -> bool:
-    """Two seats playing alone, trump turned up or shown, no call, partner or concession."""
-    return (
-        r.seats == 2
-        and r.sides == Sides.SEATS
-        and not r.trump_call
-        and not r.trump_below
-        and not r.partner_call
-        and not r.concession
-        and (r.turnup_after_round is not None or r.trump_from_dealer_last)
-        and r.deck >> NUM_CARDS == 0
-    )
-
-
 def supports(variant: Variant) -> bool:
-    """Whether the compiled search plays exactly ``variant``'s game (numba aside): the generic
-    engine (``new_deal`` not overridden, so no state class of its own) and the two-hand
-    scoring as it is."""
-    if not isinstance(variant, TwoHandVariant) or not rules_supported(variant.rules):
+    """Whether the compiled search plays exactly ``variant``'s game (numba aside): a plain
+    two-hand game (:func:`~sixtysix.variants.two_hand.plain_two_hand`) scored as
+    :class:`TwoHandVariant` scores it."""
+    if not plain_two_hand(variant):
         return False
     cls = type(variant)
-    if cls.new_deal is not Variant.new_deal:
-        return False
     return all(getattr(cls, m) is getattr(TwoHandVariant, m) for m in _SCORING_METHODS)
 
 
@@ -182,11 +165,23 @@ def weights(variant: Variant) -> Any:
     """The evaluation weights at the horizon (those of the generic search's evaluation)."""
     import numpy as np
 
-    from sixtysix.bots.solver import WEIGHTS
+    from sixtysix.bots.solver import weights_for
 
-    r = variant.rules
-    found = WEIGHTS.get((2, True, r.deck.bit_count())) or WEIGHTS[(2, True, 24)]
+    found = weights_for(variant.rules)
+    assert found is not None  # every two-seat game has weights (those of 66 at worst)
     return np.array(found, dtype=np.float64)
+
+
+class SearchResult(NamedTuple):
+    """What one search of one deal found."""
+
+    #: Each legal action's value for the searching seat (game points, its own minus the
+    #: other's).
+    values: dict[int, float]
+    #: True when every value is exact (searched to the end of the deal).
+    exact: bool
+    #: The actions that end the deal at once (their value is certain on this deal).
+    final: frozenset[int]
 
 
 class CompiledSearch:
@@ -216,15 +211,15 @@ class CompiledSearch:
         self._meta = np.full((size, 2), -1, dtype=np.int64)
         self._values = np.zeros(32, dtype=np.float64)
         self._actions = np.zeros(32, dtype=np.int64)
+        self._final = np.zeros(32, dtype=np.bool_)
         self.nodes = 0
         self._generation = 0
 
     def action_values(
         self, state: DealState, seat: int, node_limit: int, max_depth: int = EXACT
-    ) -> tuple[dict[int, float], bool]:
-        """Each legal action's value for ``seat`` (game points, its own minus the other's),
-        by iterative deepening within ``node_limit`` nodes (0: no limit) and ``max_depth``
-        open-phase tricks; and whether all of them are exact."""
+    ) -> SearchResult:
+        """Each legal action's value for ``seat`` by iterative deepening within
+        ``node_limit`` nodes (0: no limit) and ``max_depth`` open-phase tricks."""
         position = pack(state)
         self._generation = (self._generation + 1) % (1 << 20)
         position[GEN] = self._generation
@@ -237,13 +232,16 @@ class CompiledSearch:
             node_limit,
             self._values,
             self._actions,
+            self._final,
             self._keys,
             self._vals,
             self._meta,
         )
         self.nodes += int(nodes)
-        values = {int(self._actions[i]): float(self._values[i]) for i in range(n)}
-        return values, depth == EXACT
+        actions = [int(a) for a in self._actions[:n]]
+        values = {a: float(v) for a, v in zip(actions, self._values[:n], strict=True)}
+        final = frozenset(a for a, f in zip(actions, self._final[:n], strict=True) if f)
+        return SearchResult(values, depth == EXACT, final)
 
 
 def play_random(
@@ -266,4 +264,4 @@ def play_random(
     return moves, (int(settle(position, k, code, 0)), int(settle(position, k, code, 1)))
 
 
-__all__ = ["CompiledSearch", "available", "play_random", "supports"]
+__all__ = ["CompiledSearch", "SearchResult", "available", "play_random", "supports"]

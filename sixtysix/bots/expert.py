@@ -52,8 +52,8 @@ from sixtysix.bots.pimc import (
     Clock,
     Estimate,
     PimcBot,
+    Tally,
     describe_parameters,
-    ends_at_once,
     estimate,
 )
 from sixtysix.bots.sampling import Sampler
@@ -131,17 +131,17 @@ def rollout_estimate(
     seat = view.seat
     start = clock()
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
-    sums = dict.fromkeys(legal, 0.0)
-    ahead = dict.fromkeys(legal, 0)
-    at_once = dict.fromkeys(legal, 0)
-    done = 0
+    tally = Tally(legal)
     moves = 0
     for _ in range(max(1, budget.samples)):
         deal = sampler.sample(stream)
+        values: dict[int, float] = {}
+        final: list[int] = []
         for a in legal:
             state = fast_copy(deal)
             state.apply_legal(a)
-            at_once[a] += state.phase == Phase.OVER
+            if state.phase == Phase.OVER:
+                final.append(a)
             while state.phase != Phase.OVER:
                 options = state.legal_actions()
                 if len(options) == 1:
@@ -150,22 +150,11 @@ def rollout_estimate(
                     actor = state.to_act
                     state.apply(policy[actor].choose(state.view(actor)))
                     moves += 1
-            value = deal_value(state, seat)
-            sums[a] += value
-            ahead[a] += value > 0
-        done += 1
+            values[a] = deal_value(state, seat)
+        tally.add(values, final)
         if deadline is not None and clock() >= deadline:
             break
-    return Estimate(
-        {a: sums[a] / done for a in legal},
-        {a: ahead[a] / done for a in legal},
-        done,
-        exact=False,
-        complete=False,
-        nodes=moves,
-        method="rollouts",
-        certain=frozenset(a for a in legal if at_once[a] == done),
-    )
+    return tally.estimate(exact=False, complete=False, nodes=moves, method="rollouts")
 
 
 def compiled_estimate(
@@ -204,36 +193,19 @@ def compiled_estimate(
         kept = [1] * len(deals)
     planned = sum(kept)
     per_draw = max(1, budget.nodes // planned)
-    sums = dict.fromkeys(legal, 0.0)
-    ahead = dict.fromkeys(legal, 0)
-    at_once = dict.fromkeys(legal, 0)
+    tally = Tally(legal)
     exact = True
-    done = 0
     before = search.nodes
     for deal, times in zip(deals, kept, strict=True):
         if not times:
             continue
-        values, solved = search.action_values(deal, seat, per_draw * times, budget.depth)
-        exact = exact and solved
-        for a in legal:
-            v = values[a]
-            sums[a] += v * times
-            ahead[a] += (v > 0) * times
-            if v == round(v) and ends_at_once(deal, a):
-                at_once[a] += times
-        done += times
+        found = search.action_values(deal, seat, per_draw * times, budget.depth)
+        exact = exact and found.exact
+        tally.add(found.values, found.final, times)
         if deadline is not None and clock() >= deadline:
             break
-    return Estimate(
-        {a: sums[a] / done for a in legal},
-        {a: ahead[a] / done for a in legal},
-        done,
-        exact=exact and complete and done == planned,
-        complete=complete,
-        nodes=search.nodes - before,
-        method="search",
-        certain=frozenset(a for a in legal if at_once[a] == done),
-    )
+    exact = exact and complete and tally.done == planned
+    return tally.estimate(exact, complete, search.nodes - before, "search")
 
 
 def expert_estimate(
@@ -268,16 +240,14 @@ def expert_estimate(
 
 
 @functools.lru_cache(maxsize=4)
-def _compiled_search(variant: Variant) -> CompiledSearch | None:
-    return CompiledSearch(variant) if available() and supports(variant) else None
+def _compiled_search(variant: Variant) -> CompiledSearch:
+    return CompiledSearch(variant)
 
 
 def compiled_search_for(variant: Variant) -> CompiledSearch | None:
     """The compiled search for ``variant``'s game (one per game and options, kept for its
     table), or None without numba or for a game it does not play."""
-    if not available() or not supports(variant):
-        return None
-    return _compiled_search(variant)
+    return _compiled_search(variant) if available() and supports(variant) else None
 
 
 def float_param(params: Mapping[str, str], name: str, default: float) -> float:
@@ -335,8 +305,7 @@ class ExpertBot(PimcBot):
         searched = self.last.method == "search" and not self.last.exact
         if view.seats == 2 and self.margin > 0 and searched and self._policy:
             advice = int(self._policy[view.seat].choose(view))
-            values = self.last.values
-            if advice in values and values[best] < values[advice] + self.margin:
+            if self.last.values[best] < self.last.values[advice] + self.margin:
                 best = advice
         return ACTIONS[best]
 

@@ -24,7 +24,7 @@ on the machine's speed, so it is off by default.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -97,6 +97,44 @@ class Estimate:
         return min(tied, key=lambda a: (a not in self.certain, -self.wins[a], a))
 
 
+class Tally:
+    """Each action's values summed over imagined deals, and what :class:`Estimate` reports.
+
+    Shared by every way of valuing deals (search, compiled search, rollouts), so that the
+    means, the share of deals ahead and the actions certain to end the deal are worked out
+    alike. A deal may stand for several draws (``times``) when deals are resampled by weight.
+    """
+
+    def __init__(self, legal: Sequence[int]) -> None:
+        self.legal = list(legal)
+        self.sums = dict.fromkeys(self.legal, 0.0)
+        self.ahead = dict.fromkeys(self.legal, 0)
+        self.at_once = dict.fromkeys(self.legal, 0)
+        self.done = 0
+
+    def add(self, values: Mapping[int, float], final: Collection[int], times: int = 1) -> None:
+        """One deal's value of each action; ``final``: the actions that ended it at once."""
+        for a in self.legal:
+            v = values[a]
+            self.sums[a] += v * times
+            self.ahead[a] += (v > 0) * times
+            self.at_once[a] += (a in final) * times
+        self.done += times
+
+    def estimate(self, exact: bool, complete: bool, nodes: int, method: str) -> Estimate:
+        done = self.done
+        return Estimate(
+            {a: self.sums[a] / done for a in self.legal},
+            {a: self.ahead[a] / done for a in self.legal},
+            done,
+            exact,
+            complete,
+            nodes,
+            method=method,
+            certain=frozenset(a for a in self.legal if self.at_once[a] == done),
+        )
+
+
 def estimate(
     view: View,
     budget: Budget,
@@ -126,31 +164,21 @@ def estimate(
         draw = sampler
     planned = len(deals) if complete else max(1, budget.samples)
     per_deal = max(1, budget.nodes // planned)
-    sums = dict.fromkeys(legal, 0.0)
-    ahead = dict.fromkeys(legal, 0)
-    at_once = dict.fromkeys(legal, 0)
-    done = 0
+    tally = Tally(legal)
     nodes = 0
     exact = True
     for i in range(planned):
         state = deals[i] if draw is None else draw.sample(stream)
-        for a in legal:
-            at_once[a] += ends_at_once(state, a)
+        final = [a for a in legal if ends_at_once(state, a)]
         solver = Solver(view.seat, node_limit=per_deal)
         values, solved = solver.iterative_values(state, budget.depth, legal)
         nodes += solver.nodes
         exact = exact and solved
-        for a in legal:
-            sums[a] += values[a]
-            ahead[a] += values[a] > 0
-        done += 1
+        tally.add(values, final)
         if deadline is not None and clock() >= deadline:
             break
-    means = {a: sums[a] / done for a in legal}
-    wins = {a: ahead[a] / done for a in legal}
-    certain = frozenset(a for a in legal if at_once[a] == done)
-    exact = exact and complete and done == planned
-    return Estimate(means, wins, done, exact, complete, nodes, certain=certain)
+    exact = exact and complete and tally.done == planned
+    return tally.estimate(exact, complete, nodes, "search")
 
 
 def ends_at_once(state: DealState, action: int) -> bool:

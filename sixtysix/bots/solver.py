@@ -297,7 +297,7 @@ WEIGHTS: dict[tuple[int, bool, int], tuple[float, ...]] = {
 }  # fmt: skip
 
 
-def _weights_for(rules: Rules) -> tuple[float, ...] | None:
+def weights_for(rules: Rules) -> tuple[float, ...] | None:
     """The fitted weights for a game's shape: a third-party variant shaped like a built-in one
     uses its weights; one shaped like none of them falls back on the hand-made evaluation."""
     try:
@@ -326,7 +326,7 @@ def evaluate(state: DealState, seat: int) -> float:
     games of a shape with no fitted weights, :func:`hand_made_evaluation`. It only needs to
     order positions sensibly: exact values take over wherever the search reaches the end.
     """
-    weights = _weights_for(state.rules)
+    weights = weights_for(state.rules)
     if weights is None or state.closed_by >= 0:
         # After a close the deal turns on one line, 66 or a failed close, which a linear fit
         # to play that closes only when safe does not see; the hand-made curve does.
@@ -717,4 +717,5 @@ __all__ = [
     "features",
     "hand_made_evaluation",
     "remaining_tricks",
+    "weights_for",
 ]

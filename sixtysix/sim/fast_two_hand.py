@@ -46,11 +46,10 @@ from sixtysix.core.cards import ABOVE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
 from sixtysix.core.rng import Seed
-from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.sim.simulate import BotSpec, GameResult, play_game
-from sixtysix.variants.two_hand import TwoHandVariant
+from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -165,28 +164,9 @@ def supports(variant: Variant, bots: Sequence[BotSpec]) -> bool:
     its ``deal`` is called per game, and the games that reach an overridden scoring method are
     scored by it.
     """
-    if not isinstance(variant, TwoHandVariant):
-        return False
-    if type(variant).new_deal is not Variant.new_deal:
-        return False
-    if not _rules_supported(variant.rules):
-        return False
-    if len(bots) != 2:
+    if not plain_two_hand(variant) or len(bots) != 2:
         return False
     return all(bot is RandomBot and not params for bot, params in bots)
-
-
-def _rules_supported(r: Rules) -> bool:
-    return (
-        r.seats == 2
-        and r.sides == Sides.SEATS
-        and not r.trump_call
-        and not r.trump_below
-        and not r.partner_call
-        and not r.concession
-        and (r.turnup_after_round is not None or r.trump_from_dealer_last)
-        and r.deck >> NUM_CARDS == 0
-    )
 
 
 # --------------------------------------------------------------------------- public API
@@ -220,7 +200,7 @@ class _Batch:
     """One batch of games: randomness, deal, vectorised play and scoring."""
 
     def __init__(self, variant: Variant, master: Seed, lo: int, hi: int) -> None:
-        if not isinstance(variant, TwoHandVariant) or not _rules_supported(variant.rules):
+        if not plain_two_hand(variant):
             raise ValueError(f"the fast simulator does not play {variant.name!r}")
         self.variant = variant
         self.rules = variant.rules

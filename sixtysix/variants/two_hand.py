@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_scale
+from sixtysix.core.rules import Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 
@@ -112,3 +114,25 @@ class TwoHandVariant(Variant):
         else:  # pragma: no cover - two-player games have no concession
             raise ValueError(f"unexpected end {kind} in a two-player game")
         return Outcome(reason, tuple(gp), points, tuple(state.tricks))
+
+
+def plain_two_hand(variant: Variant) -> bool:
+    """Whether ``variant`` is a two-hand game that the dedicated copies of the two-player
+    rules (the vectorised simulator, the compiled search) can play: a
+    :class:`TwoHandVariant` on the generic engine (``new_deal`` not overridden), two seats
+    playing alone, a turned-up or shown trump, no trump call, partner call or concession, and
+    a deck within the 24 cards.
+    """
+    if not isinstance(variant, TwoHandVariant) or type(variant).new_deal is not Variant.new_deal:
+        return False
+    r = variant.rules
+    return (
+        r.seats == 2
+        and r.sides == Sides.SEATS
+        and not r.trump_call
+        and not r.trump_below
+        and not r.partner_call
+        and not r.concession
+        and (r.turnup_after_round is not None or r.trump_from_dealer_last)
+        and r.deck >> NUM_CARDS == 0
+    )

@@ -100,12 +100,13 @@ def test_compiled_search_agrees_with_brute_force(
         state = small_position(variant, rnd, tricks_left)
     search = compiled.CompiledSearch(variant, table_bits=10)
     for seat in range(2):
-        values, exact = search.action_values(state, seat, node_limit=0)
+        values, exact, final = search.action_values(state, seat, node_limit=0)
         assert exact
         for a, v in values.items():
             child = state.copy()
             child.apply_legal(a)
             assert v == minimax(child, seat), f"action {a}"
+            assert (a in final) == (child.phase == Phase.OVER), f"action {a}"
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS[:1] + CONFIGS[8:9])
@@ -121,7 +122,7 @@ def test_compiled_search_agrees_with_the_generic_search_in_endgames(
         if state is None:
             continue
         seat = state.to_act
-        got, exact = search.action_values(state, seat, node_limit=0)
+        got, exact, _ = search.action_values(state, seat, node_limit=0)
         assert exact
         assert got == Solver(seat).action_values(fast_copy(state))
         checked += 1
@@ -131,7 +132,7 @@ def test_node_limit_is_respected_and_every_action_valued() -> None:
     variant = make("sixtysix", {})
     state = variant.new_deal(variant.deal(Seed(1), ("n",), 0))
     search = compiled.CompiledSearch(variant)
-    values, exact = search.action_values(state, state.to_act, node_limit=5_000)
+    values, exact, _ = search.action_values(state, state.to_act, node_limit=5_000)
     assert not exact
     assert set(values) == set(state.legal_actions())
     assert search.nodes <= 5_000 + 64
@@ -141,8 +142,8 @@ def test_node_limit_is_respected_and_every_action_valued() -> None:
 def test_the_same_budget_gives_the_same_values() -> None:
     variant = make("schnapsen", {})
     state = variant.new_deal(variant.deal(Seed(4), ("n",), 1))
-    first, _ = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
-    again, _ = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
+    first = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
+    again = compiled.CompiledSearch(variant).action_values(state, 0, 50_000)
     assert first == again
 
 
@@ -150,7 +151,7 @@ def test_schnapsen_is_solved_exactly_from_the_first_trick() -> None:
     # A Schnapsen deal is small enough to solve whole: the values are game points.
     variant = make("schnapsen", {})
     state = variant.new_deal(variant.deal(Seed(1), ("z",), 0))
-    values, exact = compiled.CompiledSearch(variant).action_values(state, 0, 5_000_000)
+    values, exact, _ = compiled.CompiledSearch(variant).action_values(state, 0, 5_000_000)
     assert exact
     assert all(v == int(v) and -3 <= v <= 3 for v in values.values())
 

@@ -12,13 +12,13 @@ from sixtysix.bots.solver import (
     EXACT,
     BudgetExhausted,
     Solver,
-    _weights_for,
     deal_value,
     evaluate,
     fast_copy,
     features,
     hand_made_evaluation,
     remaining_tricks,
+    weights_for,
 )
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
@@ -228,7 +228,7 @@ def test_the_evaluation_is_the_fitted_linear_function_of_the_features(
     config: tuple[str, dict[str, object]], rnd: random.Random
 ) -> None:
     variant = make(*config)
-    weights = _weights_for(variant.rules)
+    weights = weights_for(variant.rules)
     assert weights is not None  # every built-in shape has fitted weights
     state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("w",), 0))
     while not state.is_over:
@@ -244,6 +244,6 @@ def test_a_game_of_unknown_shape_falls_back_on_the_hand_made_evaluation() -> Non
 
     variant = make("sixtysix", {})
     state = variant.new_deal(variant.deal(Seed(1), ("f",), 0))
-    assert _weights_for(replace(variant.rules, seats=5)) is None
-    assert _weights_for(replace(variant.rules, deck=variant.rules.deck & ~1)) is not None
+    assert weights_for(replace(variant.rules, seats=5)) is None
+    assert weights_for(replace(variant.rules, deck=variant.rules.deck & ~1)) is not None
     assert -3.0 <= hand_made_evaluation(state, 0) <= 3.0
