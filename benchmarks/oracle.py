@@ -36,6 +36,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--nodes", type=int, default=300_000, help="search nodes per move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--mix",
+        type=float,
+        default=0.0,
+        help="probability with which the oracle expects the opponent to play at random"
+        " (0: minimax; 1: expectimax against a uniformly random player)",
+    )
     args = parser.parse_args()
     registry = build_registry()
     variant = registry.variant(args.variant)()
@@ -57,7 +64,7 @@ def main() -> None:
                 elif len(legal) == 1:
                     state.apply_legal(legal[0])
                 else:
-                    values = search.action_values(state, seat, args.nodes).values
+                    values = search.action_values(state, seat, args.nodes, mix=args.mix).values
                     state.apply(ACTIONS[max(values, key=values.__getitem__)])
             outcome = state.outcome
             assert outcome is not None

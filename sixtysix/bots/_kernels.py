@@ -444,9 +444,15 @@ def _search(
     table_vals: Any,
     table_meta: Any,
     counters: Any,
+    mix: float,
 ) -> float:
     """Alpha-beta value of ``s`` for ``me``; ``counters``: nodes, limit, horizon hits,
-    aborted."""
+    aborted.
+
+    ``mix`` > 0 models an opponent who plays a uniformly random legal action with that
+    probability (and the minimizing one otherwise): the other seat's nodes are then worth
+    ``mix`` times the mean of their children plus ``1 - mix`` times the least, which needs
+    every child's exact value, so nothing is pruned below them."""
     counters[0] += 1
     if counters[3] or (counters[1] > 0 and counters[0] > counters[1]):
         counters[3] = 1
@@ -480,6 +486,13 @@ def _search(
     n = _legal(s, k, acts)
     _order(s, k, acts, n, first)
     maximizing = s[TOACT] == me
+    mixing = mix > 0.0 and not maximizing
+    if mixing:
+        alpha = -1000.0
+        beta = 1000.0
+        a0 = alpha
+        b0 = beta
+    total = 0.0
     strict_now = _strict(s, k)
     best = -1000.0 if maximizing else 1000.0
     best_action = -1
@@ -511,10 +524,16 @@ def _search(
                     table_vals,
                     table_meta,
                     counters,
+                    mix,
                 )
         if counters[3]:
             return 0.0
-        if maximizing:
+        if mixing:
+            total += v
+            if v < best:
+                best = v
+                best_action = a
+        elif maximizing:
             if v > best:
                 best = v
                 best_action = a
@@ -530,6 +549,8 @@ def _search(
                     beta = v
                     if alpha >= beta:
                         break
+    if mixing:
+        best = mix * total / n + (1.0 - mix) * best
     stored_depth = EXACT if counters[2] == horizon_before else depth
     if stored_depth >= table_meta[slot, 0] or table_keys[slot, 0] != k1:
         table_keys[slot, 0] = k1
@@ -563,6 +584,7 @@ def _root(
     table_keys: Any,
     table_vals: Any,
     table_meta: Any,
+    mix: float,
 ) -> tuple[int, int, int]:
     """Iterative deepening over the root's actions: returns (actions, deepest completed
     depth, nodes); the deepest completed values are in ``out_values``, and ``out_final``
@@ -603,6 +625,7 @@ def _root(
                     table_vals,
                     table_meta,
                     counters,
+                    mix,
                 )
             if counters[3]:
                 break

@@ -216,10 +216,20 @@ class CompiledSearch:
         self._generation = 0
 
     def action_values(
-        self, state: DealState, seat: int, node_limit: int, max_depth: int = EXACT
+        self,
+        state: DealState,
+        seat: int,
+        node_limit: int,
+        max_depth: int = EXACT,
+        mix: float = 0.0,
     ) -> SearchResult:
         """Each legal action's value for ``seat`` by iterative deepening within
-        ``node_limit`` nodes (0: no limit) and ``max_depth`` open-phase tricks."""
+        ``node_limit`` nodes (0: no limit) and ``max_depth`` open-phase tricks.
+
+        ``mix``: the probability with which the other seat is taken to play a uniformly
+        random legal action rather than the best one (0: minimax). Above 0 the other seat's
+        nodes cannot be pruned, so the same budget sees less far.
+        """
         position = pack(state)
         self._generation = (self._generation + 1) % (1 << 20)
         position[GEN] = self._generation
@@ -236,6 +246,7 @@ class CompiledSearch:
             self._keys,
             self._vals,
             self._meta,
+            float(mix),
         )
         self.nodes += int(nodes)
         actions = [int(a) for a in self._actions[:n]]

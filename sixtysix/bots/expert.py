@@ -13,7 +13,10 @@ each action on each deal, play the best average) and chooses per position how to
   sampled deal is searched by the compiled alpha-beta, one trick ahead while the talon is open
   (then the fitted evaluation) and to the end of the deal after a close, so closing is valued
   exactly on each deal. The deals are weighed by how well they explain the opponent's play so
-  far (:mod:`sixtysix.bots.inference`);
+  far (:mod:`sixtysix.bots.inference`), and the same reading tells whether the opponent plays
+  at random: once that is more likely than not, the search expects a random reply with that
+  probability instead of the best one (minimax would close to cut a loss that a random
+  player would never inflict);
 - **alpha-beta on each sampled deal** by the generic search otherwise, in strict-phase
   endgames small enough to solve (at most six tricks with two players, four with more);
 - **rollouts** everywhere else (an open talon without numba, a trump or partner call, long
@@ -46,7 +49,7 @@ from typing import ClassVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.compiled import CompiledSearch, available, supports
-from sixtysix.bots.inference import log_likelihood, resample
+from sixtysix.bots.inference import chance_of_random, read_play, resample
 from sixtysix.bots.pimc import (
     Budget,
     Clock,
@@ -55,6 +58,7 @@ from sixtysix.bots.pimc import (
     Tally,
     describe_parameters,
     estimate,
+    int_param,
 )
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, deal_value, fast_copy
@@ -78,6 +82,13 @@ CANDIDATES = 3
 #: Game points by which the search must beat the rule player's move to overrule it (two
 #: players; see the module doc).
 MARGIN = 0.5
+#: Prior probability that the other seat plays at random (two players, compiled search).
+RANDOM_PRIOR = 0.1
+#: The search expects random replies only once that reading is at least this likely. Below
+#: it, the pruning that minimax allows is worth more than the small shift in the values:
+#: mixing at any reading (floor 0) won 59.1% of 1,000 games against the heuristic in 66, the
+#: floor 62.4%, for 94.5% against 93.8% of 1,000 games against random.
+RANDOM_FLOOR = 0.5
 #: Deals per move with three or more players, unless ``samples`` is given: each play-out is
 #: cheaper there (more forced moves), and the position is harder to read.
 MANY_SEATS_SAMPLES = 48
@@ -165,6 +176,7 @@ def compiled_estimate(
     search: CompiledSearch,
     clock: Clock = time.perf_counter,
     model: Policy | None = None,
+    random_prior: float = 0.0,
 ) -> Estimate:
     """PIMC with the compiled search.
 
@@ -174,6 +186,11 @@ def compiled_estimate(
     (without a model, ``budget.samples`` uniform draws). Each distinct deal is searched by
     iterative deepening on its share of ``budget.nodes``; the action with the best mean over
     the draws wins.
+
+    With ``random_prior`` above 0 the other seat may also be a random player, with that
+    probability before it has played: the deals are weighed under both readings of its play
+    (:func:`~sixtysix.bots.inference.chance_of_random`), and once the random reading is at
+    least ``RANDOM_FLOOR`` likely the search expects a random reply with that probability.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -181,31 +198,36 @@ def compiled_estimate(
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
     complete = sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
     deals: list[DealState]
+    chance = 0.0
+    read = model is not None and bool(view.history)
     if complete:
         deals = list(sampler.layouts())
         kept = [1] * len(deals)
-    elif model is not None and view.history:
+        if read and random_prior > 0 and model is not None:
+            chance, _ = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
+    elif read and model is not None:
         deals = [sampler.sample(stream) for _ in range(CANDIDATES * max(1, budget.samples))]
-        weights = [log_likelihood(d, seat, model) for d in deals]
+        chance, weights = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
         kept = resample(weights, max(1, budget.samples), stream)
     else:
         deals = [sampler.sample(stream) for _ in range(max(1, budget.samples))]
         kept = [1] * len(deals)
     planned = sum(kept)
     per_draw = max(1, budget.nodes // planned)
+    mix = chance if chance >= RANDOM_FLOOR else 0.0
     tally = Tally(legal)
     exact = True
     before = search.nodes
     for deal, times in zip(deals, kept, strict=True):
         if not times:
             continue
-        found = search.action_values(deal, seat, per_draw * times, budget.depth)
+        found = search.action_values(deal, seat, per_draw * times, budget.depth, mix)
         exact = exact and found.exact
         tally.add(found.values, found.final, times)
         if deadline is not None and clock() >= deadline:
             break
     exact = exact and complete and tally.done == planned
-    return tally.estimate(exact, complete, search.nodes - before, "search")
+    return replace(tally.estimate(exact, complete, search.nodes - before, "search"), chance=mix)
 
 
 def expert_estimate(
@@ -217,6 +239,7 @@ def expert_estimate(
     policy: Policy | None = None,
     search: CompiledSearch | None = None,
     use_compiled: bool = True,
+    random_prior: float = 0.0,
 ) -> Estimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -230,7 +253,7 @@ def expert_estimate(
     if policy is None:
         policy = rollout_policy(view.seats)
     if search is not None and view.phase == Phase.PLAY:
-        return compiled_estimate(view, budget, stream, sampler, search, clock, policy)
+        return compiled_estimate(view, budget, stream, sampler, search, clock, policy, random_prior)
     # The generic search solves what it searches to the end: no horizon.
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
     small = sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
@@ -274,6 +297,14 @@ class ExpertBot(PimcBot):
     parameters: ClassVar[Mapping[str, str]] = {
         **describe_parameters(EXPERT_BUDGET),
         "depth": "tricks of look-ahead while the talon is open (default 1; see the docs)",
+        "crowd": (
+            f"deals per move with three or four players (default: samples if given,"
+            f" else {MANY_SEATS_SAMPLES})"
+        ),
+        "random": (
+            f"prior probability that the opponent plays at random, revised by its play"
+            f" (two players; default {RANDOM_PRIOR}, 0: always expect the best reply)"
+        ),
         "margin": (
             f"game points by which the search must beat the heuristic's move to play another"
             f" (two players; default {MARGIN}, 0: the search alone)"
@@ -283,12 +314,18 @@ class ExpertBot(PimcBot):
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self.margin = float_param(self.params, "margin", MARGIN)
+        self.random_prior = float_param(self.params, "random", RANDOM_PRIOR)
+        if self.random_prior > 1.0:
+            raise UnknownBotError(
+                f"bot parameter random is a probability, at most 1, not {self.params['random']}"
+            )
         self._policy: Policy | None = None
-        self._many = (
-            self.budget
-            if "samples" in self.params
-            else replace(self.budget, samples=MANY_SEATS_SAMPLES)
+        many = int_param(
+            self.params,
+            "crowd",
+            self.budget.samples if "samples" in self.params else MANY_SEATS_SAMPLES,
         )
+        self._many = replace(self.budget, samples=many)
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
@@ -297,7 +334,9 @@ class ExpertBot(PimcBot):
         if self._policy is None or len(self._policy) != view.seats:
             self._policy = rollout_policy(view.seats)
         budget = self.budget if view.seats == 2 else self._many
-        self.last = expert_estimate(view, budget, self.stream, policy=self._policy)
+        self.last = expert_estimate(
+            view, budget, self.stream, policy=self._policy, random_prior=self.random_prior
+        )
         # Rollouts play the close out as it would be played; only searched deals, where the
         # closer sees every card, need the extra confidence.
         confidence = self.budget.close_confidence if self.last.method == "search" else 0.0

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from sixtysix.bots.base import Bot
 from sixtysix.core.rng import Stream
@@ -28,8 +29,18 @@ from sixtysix.core.state import DealState, Phase
 TRUST = 0.7
 
 
-def log_likelihood(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> float:
-    """Log-probability of the other seats' actions in ``deal``'s history under ``model``.
+class Reading(NamedTuple):
+    """How well one imagined deal explains the other seats' play, under two models."""
+
+    #: Log-probability of their actions under the softened ``model``.
+    model: float
+    #: Log-probability of their actions had they played uniformly at random.
+    random: float
+
+
+def read_play(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> Reading:
+    """Log-probabilities of the other seats' actions in ``deal``'s history, under ``model``
+    and under uniformly random play.
 
     ``deal`` is an imagined deal already played up to the present (as the sampler builds
     them); it is replayed from its setup, asking the model at every decision of another seat
@@ -37,17 +48,46 @@ def log_likelihood(deal: DealState, seat: int, model: Sequence[Bot], trust: floa
     """
     state = deal.variant.new_deal(deal.setup)
     hit = math.log(trust)
-    total = 0.0
+    by_model = by_chance = 0.0
     for s, a in deal.history:
         if s != seat and state.phase == Phase.PLAY:
             legal = state.legal_actions()
             if len(legal) > 1:
+                by_chance -= math.log(len(legal))
                 if model[s].choose(state.view(s)) == a:
-                    total += hit
+                    by_model += hit
                 else:
-                    total += math.log((1.0 - trust) / (len(legal) - 1))
+                    by_model += math.log((1.0 - trust) / (len(legal) - 1))
         state.apply_legal(a)
-    return total
+    return Reading(by_model, by_chance)
+
+
+def log_likelihood(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> float:
+    """Log-probability of the other seats' actions in ``deal``'s history under ``model``
+    (see :func:`read_play`)."""
+    return read_play(deal, seat, model, trust).model
+
+
+def chance_of_random(readings: Sequence[Reading], prior: float) -> tuple[float, list[float]]:
+    """The probability that the other seats play at random rather than like the model, given
+    their play in the imagined deals ``readings`` (drawn alike from the view), and each deal's
+    log-weight under that mixture of the two players.
+
+    A seat whose play the model keeps failing to predict is far more likely random than a
+    reasonable player: against it the searching seat need not fear the best reply at every
+    turn (the expert then searches expecting a random reply with this probability).
+    """
+    if not readings:
+        return prior, []
+    if prior <= 0.0 or prior >= 1.0:
+        chosen = [r.random if prior >= 1.0 else r.model for r in readings]
+        return min(max(prior, 0.0), 1.0), chosen
+    top = max(max(r.model, r.random) for r in readings)
+    by_model = [(1.0 - prior) * math.exp(r.model - top) for r in readings]
+    by_chance = [prior * math.exp(r.random - top) for r in readings]
+    total = sum(by_model) + sum(by_chance)
+    weights = [math.log(max(m + c, 1e-300)) + top for m, c in zip(by_model, by_chance, strict=True)]
+    return sum(by_chance) / total, weights
 
 
 def resample(log_weights: Sequence[float], count: int, stream: Stream) -> list[int]:
@@ -71,4 +111,4 @@ def resample(log_weights: Sequence[float], count: int, stream: Stream) -> list[i
     return kept
 
 
-__all__ = ["TRUST", "log_likelihood", "resample"]
+__all__ = ["TRUST", "Reading", "chance_of_random", "log_likelihood", "read_play", "resample"]

@@ -74,6 +74,9 @@ class Estimate:
     method: str = "search"
     #: Actions that ended the deal at once on every deal searched: their value is certain.
     certain: frozenset[int] = frozenset()
+    #: The probability, read from their play, with which the other seats were expected to
+    #: play at random rather than well (0: the best reply was always expected).
+    chance: float = 0.0
 
     def best(self, close_confidence: float = 0.0) -> int:
         """The action with the best mean value.

@@ -109,6 +109,67 @@ def test_compiled_search_agrees_with_brute_force(
             assert (a in final) == (child.phase == Phase.OVER), f"action {a}"
 
 
+def mixed_minimax(state: DealState, seat: int, mix: float) -> float:
+    """The reference for an opponent who plays at random with probability ``mix``: plain
+    recursion, the other seat's nodes worth ``mix`` times the mean of their children plus
+    ``1 - mix`` times the least."""
+    if state.phase == Phase.OVER:
+        return float(deal_value(state, seat))
+    values = []
+    for a in state.legal_actions():
+        child = state.copy()
+        child.apply_legal(a)
+        values.append(mixed_minimax(child, seat, mix))
+    if state.to_act == seat:
+        return max(values)
+    return mix * sum(values) / len(values) + (1.0 - mix) * min(values)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(CONFIGS),
+    st.randoms(use_true_random=False),
+    st.integers(1, 3),
+    st.sampled_from([0.25, 1.0]),
+)
+def test_compiled_search_against_a_random_reply_agrees_with_brute_force(
+    config: tuple[str, dict[str, object]], rnd: random.Random, tricks_left: int, mix: float
+) -> None:
+    variant = make(*config)
+    state = None
+    while state is None:
+        state = small_position(variant, rnd, tricks_left)
+    search = compiled.CompiledSearch(variant, table_bits=10)
+    for seat in range(2):
+        # Alternate with plain minimax on the same table: neither may read the other's values.
+        plain = search.action_values(state, seat, node_limit=0)
+        values, exact, _ = search.action_values(state, seat, node_limit=0, mix=mix)
+        assert exact
+        for a, v in values.items():
+            child = state.copy()
+            child.apply_legal(a)
+            assert v == pytest.approx(mixed_minimax(child, seat, mix)), f"action {a}"
+            assert plain.values[a] == minimax(child, seat), f"action {a}"
+
+
+def test_expecting_a_random_reply_changes_the_values() -> None:
+    # Somewhere in a few endgames the random reply must be worth more than the best reply.
+    variant = make("sixtysix", {})
+    rnd = random.Random(4)
+    search = compiled.CompiledSearch(variant, table_bits=12)
+    raised = 0
+    for _ in range(20):
+        state = small_position(variant, rnd, 3)
+        if state is None:
+            continue
+        seat = state.to_act
+        best = search.action_values(state, seat, node_limit=0).values
+        hoped = search.action_values(state, seat, node_limit=0, mix=1.0).values
+        assert all(hoped[a] >= best[a] - 1e-9 for a in best)
+        raised += any(hoped[a] > best[a] + 1e-9 for a in best)
+    assert raised > 0
+
+
 @pytest.mark.parametrize(("name", "options"), CONFIGS[:1] + CONFIGS[8:9])
 def test_compiled_search_agrees_with_the_generic_search_in_endgames(
     name: str, options: dict[str, object]

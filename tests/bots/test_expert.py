@@ -46,13 +46,63 @@ def test_complete_information_is_played_exactly(name: str, seed: int) -> None:
     state = talon_run_out(make(name, {}), seed)
     seat = state.to_act
     view = state.view(seat)
-    bot = ExpertBot(seat, Seed(0))
+    # random=0: the opponent is always expected to reply at its best (this deal was reached
+    # by random play, which would otherwise read as a random opponent; see below).
+    bot = ExpertBot(seat, Seed(0), {"random": "0"})
     choice = bot.choose(view)
     assert bot.last is not None
     assert bot.last.exact and bot.last.deals == 1
     truth = Solver(seat).action_values(state)
     assert truth[choice] == max(truth.values())
     assert bot.last.values == truth
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_a_random_opponent_is_read_and_expected_to_play_at_random() -> None:
+    # These endgames were reached by random play: the expert reads the opponent as random and
+    # values each action exactly against a reply that is random with that probability.
+    from sixtysix.bots.compiled import CompiledSearch
+
+    read = 0
+    for name in ("sixtysix", "schnapsen"):
+        variant = make(name, {})
+        search = CompiledSearch(variant)
+        for seed in (1, 2, 3):
+            state = talon_run_out(variant, seed)
+            seat = state.to_act
+            bot = ExpertBot(seat, Seed(0))
+            bot.choose(state.view(seat))
+            assert bot.last is not None and bot.last.exact
+            chance = bot.last.chance
+            expected = search.action_values(state, seat, node_limit=0, mix=chance).values
+            assert bot.last.values == pytest.approx(expected)
+            read += chance > 0
+    assert read >= 4
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_a_reasonable_opponent_is_not_read_as_random() -> None:
+    # Against the heuristic player (the model itself) the reading stays below the floor:
+    # the expert keeps expecting the best reply.
+    from sixtysix.bots.heuristic import HeuristicBot
+
+    variant = make("sixtysix", {})
+    searched = 0
+    for deal in range(6):
+        state = variant.new_deal(variant.deal(Seed(deal), ("h",), deal % 2))
+        expert = ExpertBot(0, Seed(deal))
+        other = HeuristicBot(1, Seed(deal))
+        while not state.is_over:
+            seat = state.to_act
+            if seat == 1:
+                state.apply(other.choose(state.view(1)))
+                continue
+            expert.last = None
+            state.apply(expert.choose(state.view(0)))
+            if expert.last is not None and expert.last.method == "search":
+                assert expert.last.chance == 0.0
+                searched += 1
+    assert searched >= 12
 
 
 def small_information_set(name: str, limit: int) -> DealState:
@@ -163,6 +213,10 @@ def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> 
         ExpertBot(view.seat, Seed(0), {"margin": "lots"})
     with pytest.raises(UnknownBotError, match="at least 0"):
         ExpertBot(view.seat, Seed(0), {"margin": "-1"})
+    with pytest.raises(UnknownBotError, match="random is a probability, at most 1, not 2"):
+        ExpertBot(view.seat, Seed(0), {"random": "2"})
+    with pytest.raises(UnknownBotError, match="crowd must be at least 1"):
+        ExpertBot(view.seat, Seed(0), {"crowd": "0"})
 
 
 def test_strict_endgames_are_searched() -> None:
@@ -229,6 +283,9 @@ def test_more_deals_per_move_with_more_seats_unless_told() -> None:
     told = ExpertBot(view.seat, Seed(0), {"samples": "3"})
     told.choose(view)
     assert told.last is not None and told.last.deals == 3
+    crowd = ExpertBot(view.seat, Seed(0), {"samples": "3", "crowd": "5"})
+    crowd.choose(view)
+    assert crowd.last is not None and crowd.last.deals == 5
     two = opening("schnapsen")
     assert ExpertBot(two.seat, Seed(0)).budget.samples == EXPERT_BUDGET.samples
 

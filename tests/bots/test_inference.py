@@ -8,7 +8,14 @@ import random
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.inference import TRUST, log_likelihood, resample
+from sixtysix.bots.inference import (
+    TRUST,
+    Reading,
+    chance_of_random,
+    log_likelihood,
+    read_play,
+    resample,
+)
 from sixtysix.bots.sampling import Sampler
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.rng import Seed
@@ -95,3 +102,67 @@ def test_the_expert_reads_the_play_without_losing_legality() -> None:
         action = bots[state.to_act].choose(view)
         assert action in view.legal_actions
         state.apply(ACTIONS[int(action)])
+
+
+def random_play(state: DealState, moves: int, seed: int) -> None:
+    """Both seats play uniformly at random for ``moves`` moves."""
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        if state.phase == Phase.OVER:
+            break
+        state.apply_legal(rnd.choice(state.legal_actions()))
+
+
+def test_read_play_counts_the_random_reading_from_the_legal_choices() -> None:
+    variant = make("sixtysix", {})
+    model = [FirstLegal(s, Seed(0)) for s in range(2)]
+    state = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
+    play(state, 8)
+    expected = 0.0
+    replay = variant.new_deal(state.setup)
+    for seat, action in state.history:
+        legal = replay.legal_actions()
+        if seat == 1 and replay.phase == Phase.PLAY and len(legal) > 1:
+            expected -= math.log(len(legal))
+        replay.apply_legal(action)
+    reading = read_play(state, 0, model)
+    assert reading.random == pytest.approx(expected)
+    assert reading.model == log_likelihood(state, 0, model)
+    assert reading.model > reading.random  # seat 1 played exactly like the model
+
+
+def test_a_seat_that_plays_like_the_model_is_not_taken_for_random() -> None:
+    variant = make("sixtysix", {})
+    model = [FirstLegal(s, Seed(0)) for s in range(2)]
+    faithful = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
+    play(faithful, 10)
+    chance, _ = chance_of_random([read_play(faithful, 0, model)], 0.1)
+    assert chance < 0.1
+    # A random seat: over twenty deals the random reading gains far more often than not.
+    chances = []
+    for seed in range(20):
+        wild = variant.new_deal(variant.deal(Seed(seed), ("i",), 1))
+        random_play(wild, 30, seed=seed)
+        chances.append(chance_of_random([read_play(wild, 0, model)], 0.1)[0])
+    assert sum(c > 0.5 for c in chances) >= 14
+
+
+def test_chance_of_random_mixes_the_readings_per_deal() -> None:
+    readings = [Reading(model=-1.0, random=-3.0), Reading(model=-4.0, random=-3.0)]
+    chance, weights = chance_of_random(readings, 0.5)
+    by_model = math.exp(-1.0) + math.exp(-4.0)
+    by_chance = 2 * math.exp(-3.0)
+    assert chance == pytest.approx(by_chance / (by_model + by_chance))
+    assert weights[0] == pytest.approx(math.log(0.5 * math.exp(-1.0) + 0.5 * math.exp(-3.0)))
+    assert weights[1] == pytest.approx(math.log(0.5 * math.exp(-4.0) + 0.5 * math.exp(-3.0)))
+    # Against a sure random player every deal explains the play alike: the deals weigh the same.
+    chance, weights = chance_of_random(readings, 1.0)
+    assert chance == 1.0
+    assert weights == [-3.0, -3.0]
+    chance, weights = chance_of_random(readings, 0.0)
+    assert chance == 0.0
+    assert weights == [-1.0, -4.0]
+    assert chance_of_random([], 0.25) == (0.25, [])
+    # Readings so unlikely that exp() underflows still give finite weights.
+    chance, weights = chance_of_random([Reading(0.0, -1.0), Reading(-2000.0, -2000.0)], 0.1)
+    assert all(math.isfinite(w) for w in weights)
