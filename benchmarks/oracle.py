@@ -7,9 +7,12 @@ honest player can count on beating what it achieves by seeing the cards, so its 
 the strength targets in perspective. Minimax is not the best answer to a weak opponent,
 though: it assumes a perfect one (with a lost deal in sight it closes the talon to lose 2
 instead of 3, where a random player would have let it win), so against ``random`` it is not a
-true ceiling.
+true ceiling; ``--mix 1`` makes it expect a uniformly random reply at every turn of the
+opponent instead (expectimax on the true deal): the most game points anyone can expect
+against it.
 
     python benchmarks/oracle.py 66 random --deals 200
+    python benchmarks/oracle.py 66 random --deals 200 --mix 1
     python benchmarks/oracle.py schnapsen heuristic --deals 200 --nodes 300000
 
 Two-player games only; needs numba (the ``fast`` extra).

@@ -7,7 +7,9 @@ hint never gives away a hidden card.
 
 Values are expected game points for the seat's side minus the other side's (``+1.0``: on
 average the side wins one game point more than it loses from here). They are exact when the
-result says so (``exact``): every consistent deal was solved to the end.
+result says so (``exact``): every consistent deal was solved to the end. They always assume
+the other seats reply at their best: unlike the playing expert, analysis does not judge
+whether the opponent plays at random (a hint should not bet on the other player's blunders).
 """
 
 from __future__ import annotations

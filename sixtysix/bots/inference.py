@@ -13,6 +13,10 @@ the rest shared out. The heuristic sees only that seat's view *of the imagined d
 weight uses nothing the weighing seat may not know: the imagined deal, the public history.
 Softening keeps the weights honest against players who are not the heuristic (a person, a
 random bot): an action the model did not expect makes a deal less likely, never impossible.
+
+The same replay also prices the play as if it were uniformly random, so that the two readings
+can be weighed against each other (:func:`chance_of_random`): how likely it is that the
+opponent is no reasonable player at all, which changes what the best move against it is.
 """
 
 from __future__ import annotations
