@@ -528,12 +528,7 @@ def _search(
                 )
         if counters[3]:
             return 0.0
-        if mixing:
-            total += v
-            if v < best:
-                best = v
-                best_action = a
-        elif maximizing:
+        if maximizing:
             if v > best:
                 best = v
                 best_action = a
@@ -542,10 +537,12 @@ def _search(
                     if alpha >= beta:
                         break
         else:
+            total += v
             if v < best:
                 best = v
                 best_action = a
-                if v < beta:
+                # A mixing node keeps the full window: every child's value must be exact.
+                if v < beta and not mixing:
                     beta = v
                     if alpha >= beta:
                         break

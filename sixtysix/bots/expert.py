@@ -200,13 +200,12 @@ def compiled_estimate(
     complete = sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
     deals: list[DealState]
     chance = 0.0
-    read = model is not None and bool(view.history)
     if complete:
         deals = list(sampler.layouts())
         kept = [1] * len(deals)
-        if read and random_prior > 0 and model is not None:
+        if model is not None and view.history and random_prior > 0:
             chance, _ = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
-    elif read and model is not None:
+    elif model is not None and view.history:
         deals = [sampler.sample(stream) for _ in range(CANDIDATES * max(1, budget.samples))]
         chance, weights = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
         kept = resample(weights, max(1, budget.samples), stream)
