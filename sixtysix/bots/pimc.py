@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
@@ -77,13 +77,20 @@ class Estimate:
     #: The probability, read from their play, with which the other seats were expected to
     #: play at random rather than well (0: the best reply was always expected).
     chance: float = 0.0
+    #: True when every deal searched was solved to its end (sampled or not): each value is
+    #: then exact on its deal, an average of final scores rather than of horizon estimates.
+    solved: bool = False
+    #: For the actions tied at the best value, when ties were broken: their value against an
+    #: opponent who may also err (see :data:`sixtysix.bots.expert.TIE_MIX`). Higher wins.
+    tiebreak: Mapping[int, float] = field(default_factory=dict)
 
     def best(self, close_confidence: float = 0.0) -> int:
         """The action with the best mean value.
 
         Ties go first to an action whose value is certain (it ends the deal now: a marriage
         or a trick that reaches 66 is worth more than play that only wins against the imagined
-        opponents), then to the action ahead in more deals, then to engine order.
+        opponents), then to the better :attr:`tiebreak`, then to the action ahead in more
+        deals, then to engine order.
 
         With ``close_confidence``, closing the talon is chosen only if it came out ahead in at
         least that share of the deals. Each imagined deal is solved as if the closer could see
@@ -97,7 +104,10 @@ class Estimate:
             values = {a: v for a, v in values.items() if a != CLOSE}
         top = max(values.values())
         tied = [a for a, v in values.items() if v >= top - 1e-9]
-        return min(tied, key=lambda a: (a not in self.certain, -self.wins[a], a))
+        tiebreak = self.tiebreak
+        return min(
+            tied, key=lambda a: (a not in self.certain, -tiebreak.get(a, 0.0), -self.wins[a], a)
+        )
 
 
 class Tally:
@@ -124,7 +134,9 @@ class Tally:
             self.at_once[a] += (a in final) * times
         self.done += times
 
-    def estimate(self, exact: bool, complete: bool, nodes: int, method: str) -> Estimate:
+    def estimate(
+        self, exact: bool, complete: bool, nodes: int, method: str, solved: bool = False
+    ) -> Estimate:
         done = self.done
         return Estimate(
             {a: self.sums[a] / done for a in self.legal},
@@ -135,6 +147,7 @@ class Tally:
             nodes,
             method=method,
             certain=frozenset(a for a in self.legal if self.at_once[a] == done),
+            solved=solved,
         )
 
 
@@ -180,8 +193,8 @@ def estimate(
         tally.add(values, final)
         if deadline is not None and clock() >= deadline:
             break
-    exact = exact and complete and tally.done == planned
-    return tally.estimate(exact, complete, nodes, "search")
+    solved = exact and tally.done == planned
+    return tally.estimate(solved and complete, complete, nodes, "search", solved)
 
 
 def ends_at_once(state: DealState, action: int) -> bool:

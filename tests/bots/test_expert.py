@@ -10,6 +10,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.expert import (
     EXPERT_BUDGET,
+    TIE_MIX,
     ExpertBot,
     expert_estimate,
     needs_rollouts,
@@ -103,6 +104,83 @@ def test_a_reasonable_opponent_is_not_read_as_random() -> None:
                 assert expert.last.chance == 0.0
                 searched += 1
     assert searched >= 12
+
+
+def tied_endgame(name: str) -> DealState:
+    """A complete-information endgame reached by random play where minimax values several
+    actions alike and an erring opponent would not: the expert must break the tie."""
+    from sixtysix.bots.compiled import CompiledSearch
+
+    variant = make(name, {})
+    search = CompiledSearch(variant)
+    for seed in range(1, 60):
+        state = talon_run_out(variant, seed)
+        rnd = random.Random(seed)
+        while not state.is_over:
+            seat = state.to_act
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                best = search.action_values(state, seat, 0).values
+                top = max(best.values())
+                tied = [a for a in legal if best[a] >= top - 1e-9]
+                erring = search.action_values(state, seat, 0, mix=TIE_MIX).values
+                if len(tied) > 1 and max(tied, key=erring.__getitem__) != min(tied):
+                    return state
+            state.apply(rnd.choice(legal))
+    raise AssertionError("no tied endgame found")
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_ties_in_solved_endgames_go_to_the_opponents_chances_to_err(name: str) -> None:
+    from sixtysix.bots.compiled import CompiledSearch
+
+    state = tied_endgame(name)
+    seat = state.to_act
+    search = CompiledSearch(make(name, {}))
+    best = search.action_values(state, seat, 0).values
+    erring = search.action_values(state, seat, 0, mix=TIE_MIX).values
+    top = max(best.values())
+    tied = {a for a, v in best.items() if v >= top - 1e-9}
+    # random=0: the tie-break alone (the opponent is not read as random).
+    bot = ExpertBot(seat, Seed(0), {"random": "0"})
+    choice = int(bot.choose(state.view(seat)))
+    assert bot.last is not None and bot.last.solved and bot.last.exact
+    assert bot.last.values == pytest.approx(best)
+    assert set(bot.last.tiebreak) == tied
+    assert bot.last.tiebreak == pytest.approx({a: erring[a] for a in tied})
+    assert choice in tied and erring[choice] == max(erring[a] for a in tied)
+    assert choice != min(tied)  # engine order alone would have played another card
+    plain = ExpertBot(seat, Seed(0), {"random": "0", "tie": "0"})
+    assert int(plain.choose(state.view(seat))) == min(tied)
+    assert plain.last is not None and not plain.last.tiebreak
+    with pytest.raises(UnknownBotError, match=r"tie is a probability, at most 1, not 1\.5"):
+        ExpertBot(seat, Seed(0), {"tie": "1.5"})
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_once_every_sampled_deal_is_solved_the_search_decides_without_the_margin() -> None:
+    # Schnapsen just after a close: the opponent's hand is one of thousands, so the deals are
+    # sampled, but each is a five-card endgame the search solves to its end.
+    from sixtysix.bots.heuristic import HeuristicBot
+    from sixtysix.core.actions import CLOSE
+
+    variant = make("schnapsen", {})
+    overruled = 0
+    for deal in range(40):
+        state = variant.new_deal(variant.deal(Seed(deal), ("c",), 0))
+        if CLOSE not in state.legal_actions():
+            continue
+        state.apply_legal(CLOSE)
+        seat = state.to_act
+        view = state.view(seat)
+        stubborn = ExpertBot(seat, Seed(0), {"margin": "100", "samples": "6"})
+        choice = int(stubborn.choose(view))
+        assert stubborn.last is not None and not stubborn.last.complete
+        assert stubborn.last.solved and not stubborn.last.exact
+        assert choice == stubborn.last.best(EXPERT_BUDGET.close_confidence)
+        overruled += choice != int(HeuristicBot(seat, Seed(0)).choose(view))
+    assert overruled >= 3
 
 
 def small_information_set(name: str, limit: int) -> DealState:

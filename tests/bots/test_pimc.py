@@ -48,7 +48,7 @@ def play(variant: Variant, bots: list[Bot], seed: int) -> DealState:
 
 def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
     budget = {"samples", "nodes", "time", "depth", "seed"}
-    for name, extra in (("pimc", set()), ("expert", {"margin", "random", "crowd"})):
+    for name, extra in (("pimc", set()), ("expert", {"margin", "random", "crowd", "tie"})):
         cls = REGISTRY.bot(name)
         assert set(cls.parameters) == budget | extra
         assert all(doc.strip() for doc in cls.parameters.values())
@@ -276,6 +276,33 @@ def test_ties_go_to_a_certain_end_of_the_deal() -> None:
     )
     assert est.best() == 25
     assert dataclasses.replace(est, certain=frozenset()).best() == 0
+
+
+def test_ties_go_next_to_the_better_tiebreak() -> None:
+    est = Estimate(
+        values={0: -1.0, 3: -1.0, 7: -1.0, 9: -2.0},
+        wins={0: 0.0, 3: 0.0, 7: 0.0, 9: 0.0},
+        deals=4,
+        exact=False,
+        complete=False,
+        nodes=1,
+        tiebreak={0: -0.9, 3: -0.4, 7: -0.6},
+    )
+    assert est.best() == 3
+    # A certain end of the deal still comes first; no tiebreak: engine order.
+    assert dataclasses.replace(est, certain=frozenset({7})).best() == 7
+    assert dataclasses.replace(est, tiebreak={}).best() == 0
+
+
+def test_the_estimate_says_whether_every_deal_was_solved() -> None:
+    from tests.bots.test_expert import talon_run_out
+
+    state = talon_run_out(make("sixtysix", {}), 2)
+    view = state.view(state.to_act)
+    big = estimate(view, Budget(samples=2, nodes=10**6), Seed(0).stream(("s",)))
+    assert big.solved and big.exact == big.complete
+    small = estimate(view, Budget(samples=2, nodes=2, depth=1), Seed(0).stream(("s",)))
+    assert not small.solved and not small.exact
 
 
 def test_a_marriage_that_reaches_66_is_certain_and_chosen() -> None:
