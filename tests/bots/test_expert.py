@@ -297,6 +297,30 @@ def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> 
         ExpertBot(view.seat, Seed(0), {"crowd": "0"})
 
 
+@pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
+def test_schnapsen_shaped_games_overrule_from_a_smaller_margin() -> None:
+    from sixtysix.bots.expert import MARGIN, SMALL_DECK_MARGIN, default_margin
+    from sixtysix.bots.heuristic import HeuristicBot
+
+    assert default_margin(opening("schnapsen")) == SMALL_DECK_MARGIN < MARGIN
+    assert default_margin(opening("sixtysix")) == MARGIN
+    variant = make("schnapsen", {})
+    for deal in range(300):
+        state = variant.new_deal(variant.deal(Seed(deal), ("m",), deal % 2))
+        view = state.view(state.to_act)
+        bot = ExpertBot(view.seat, Seed(0), {"samples": "4"})
+        choice = int(bot.choose(view))
+        assert bot.last is not None and not bot.last.solved
+        advice = int(HeuristicBot(view.seat, Seed(0)).choose(view))
+        best = bot.last.best(EXPERT_BUDGET.close_confidence)
+        if SMALL_DECK_MARGIN <= bot.last.values[best] - bot.last.values[advice] < MARGIN:
+            assert choice == best != advice
+            wide = ExpertBot(view.seat, Seed(0), {"samples": "4", "margin": str(MARGIN)})
+            assert int(wide.choose(view)) == advice
+            return
+    raise AssertionError("no opening with a gap between the two margins")
+
+
 def test_strict_endgames_are_searched() -> None:
     state = talon_run_out(make("sixtysix", {}), 4)
     view = state.view(state.to_act)

@@ -1,0 +1,128 @@
+"""Do the expert's overrules pay? Each disagreement with the rule player, played out both ways.
+
+In the two-player games the expert keeps the ``heuristic`` player's move unless its search
+rates another at least ``margin`` game points higher (``sixtysix/bots/expert.py``). This
+script measures what that threshold should be. It plays the expert against an opponent on
+the same deals and seatings as ``sixtysix duel``; wherever the expert's values are estimates
+(a search that did not reach the end of every imagined deal) and the search's favourite
+differs from the heuristic's move, the game is copied twice: one copy plays the search's
+move, the other the heuristic's, and both are played to the end by the expert and the
+opponent, each seeing only its own view. The difference in the expert's game points (search
+move minus heuristic move) is the worth of overruling there, free of the face-up bias of the
+search's own values. The main game goes on with the expert's real choice.
+
+Reported by the search's gap (its value of its favourite minus its value of the heuristic's
+move) and by the kind of move: the mean worth of overruling with its standard error. Positive
+means overruling pays.
+
+    python benchmarks/overrules.py 66 heuristic --deals 300 --seed 21
+    python benchmarks/overrules.py schnapsen random --deals 300
+
+Two-player games; needs numba (the ``fast`` extra) for the compiled search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import math
+import time
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.expert import ExpertBot
+from sixtysix.core.actions import ACTIONS
+from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState, Phase
+from sixtysix.plugins.manager import build_registry
+from sixtysix.sim.duel import deal_path
+
+#: Upper ends of the gap buckets, in game points.
+GAPS = (0.1, 0.25, 0.5, 1.0, math.inf)
+
+
+def play_out(state: DealState, first: int, bots: dict[int, Bot], seat: int) -> int:
+    """``first`` then both bots to the end: ``seat``'s game points minus the other's."""
+    state.apply(ACTIONS[first])
+    while state.phase != Phase.OVER:
+        actor = state.to_act
+        state.apply(bots[actor].choose(state.view(actor)))
+    outcome = state.outcome
+    assert outcome is not None
+    return outcome.game_points[seat] - outcome.game_points[1 - seat]
+
+
+def bucket(gap: float) -> str:
+    low = 0.0
+    for high in GAPS:
+        if gap < high:
+            return f"{low:g} to {high:g}" if high != math.inf else f"{low:g} and more"
+        low = high
+    raise AssertionError(gap)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("opponent", help="the other bot, e.g. heuristic or random")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    registry = build_registry()
+    variant = registry.variant(args.variant)()
+    if variant.seats != 2:
+        parser.error("two-player games only")
+    heuristic = registry.bot("heuristic")
+    opponent = registry.bot(args.opponent)
+    seed = Seed(args.seed)
+    worth: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
+    start = time.perf_counter()
+    for deal in range(args.deals):
+        for me in (0, 1):
+
+            def bots(tag: int, me: int = me, deal: int = deal) -> dict[int, Bot]:
+                expert = ExpertBot(me, seed.child(("expert", deal, me, tag)))
+                other = opponent(1 - me, seed.child(("opponent", deal, me)), {})
+                return {me: expert, 1 - me: other}
+
+            players = bots(0)
+            expert = players[me]
+            assert isinstance(expert, ExpertBot)
+            rule = heuristic(me, Seed(0), {})
+            state = variant.new_deal(variant.deal(seed, deal_path(deal), deal % 2))
+            tries = 0
+            while state.phase != Phase.OVER:
+                seat = state.to_act
+                view = state.view(seat)
+                action = players[seat].choose(view)
+                last = expert.last if seat == me else None
+                if last is not None and last.method == "search" and not last.solved:
+                    favourite = last.best(expert.budget.close_confidence)
+                    advice = int(rule.choose(view))
+                    if favourite != advice:
+                        tries += 1
+                        a = play_out(state.copy(), favourite, bots(2 * tries), me)
+                        b = play_out(state.copy(), advice, bots(2 * tries + 1), me)
+                        kind = "lead" if not state.trick else "follow"
+                        if favourite >= NUM_CARDS:
+                            kind = str(ACTIONS[favourite]).split()[0]
+                        gap = bucket(last.values[favourite] - last.values[advice])
+                        for key in ((kind, gap), ("any", gap), (kind, "any")):
+                            worth[key].append(a - b)
+                expert.last = None
+                state.apply(action)
+    print(
+        f"{variant.name}: expert against {args.opponent}, {args.deals} deals,"
+        f" {time.perf_counter() - start:.0f} s; worth of overruling the heuristic"
+        " (search move minus heuristic move, game points):"
+    )
+    for key in sorted(worth):
+        values = worth[key]
+        n = len(values)
+        mean = sum(values) / n
+        se = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1) / n)
+        print(f"  {key[0]:>7} gap {key[1]:>12}: n={n:5d} mean {mean:+.3f} (se {se:.3f})")
+
+
+if __name__ == "__main__":
+    main()
