@@ -23,6 +23,7 @@ on the machine's speed, so it is off by default.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -104,9 +105,12 @@ class Estimate:
             values = {a: v for a, v in values.items() if a != CLOSE}
         top = max(values.values())
         tied = [a for a, v in values.items() if v >= top - 1e-9]
+        # An action the tie-break did not value (none was, or closing was set aside) comes last.
         tiebreak = self.tiebreak
+        unvalued = -math.inf
         return min(
-            tied, key=lambda a: (a not in self.certain, -tiebreak.get(a, 0.0), -self.wins[a], a)
+            tied,
+            key=lambda a: (a not in self.certain, -tiebreak.get(a, unvalued), -self.wins[a], a),
         )
 
 

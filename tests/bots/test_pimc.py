@@ -292,6 +292,8 @@ def test_ties_go_next_to_the_better_tiebreak() -> None:
     # A certain end of the deal still comes first; no tiebreak: engine order.
     assert dataclasses.replace(est, certain=frozenset({7})).best() == 7
     assert dataclasses.replace(est, tiebreak={}).best() == 0
+    # Negative tie-break values still beat an action the tie-break did not value.
+    assert dataclasses.replace(est, tiebreak={3: -0.4, 7: -0.6}).best() == 3
 
 
 def test_the_estimate_says_whether_every_deal_was_solved() -> None:
