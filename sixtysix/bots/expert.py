@@ -194,7 +194,7 @@ def rollout_estimate(
         tally.add(values, final)
         if deadline is not None and clock() >= deadline:
             break
-    return tally.estimate(exact=False, complete=False, nodes=moves, method="rollouts")
+    return tally.estimate(complete=False, nodes=moves, method="rollouts")
 
 
 def compiled_estimate(
@@ -222,9 +222,10 @@ def compiled_estimate(
     (:func:`~sixtysix.bots.inference.chance_of_random`), and once the random reading is at
     least ``RANDOM_FLOOR`` likely the search expects a random reply with that probability.
 
-    With ``tie_mix`` above 0, once every deal was solved to its end and several actions share
-    the best value, the same deals are searched again expecting a random reply with at least
-    that probability, and those values break the tie (:attr:`Estimate.tiebreak`).
+    With ``tie_mix`` above the probability of a random reply already expected, once every deal
+    was solved to its end and several actions share the best value, the same deals are searched
+    again expecting a random reply with probability ``tie_mix``, and those values break the tie
+    (:attr:`Estimate.tiebreak`).
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -266,13 +267,15 @@ def compiled_estimate(
         return tally, solved and tally.done == planned
 
     tally, solved = search_deals(mix)
-    found = tally.estimate(solved and complete, complete, 0, "search", solved)
+    found = tally.estimate(complete, 0, "search", solved)
     tiebreak: dict[int, float] = {}
-    if tie_mix > 0 and solved:
+    # Searched already expecting errors at least that often, a second search would find the
+    # same values.
+    if tie_mix > mix and solved:
         top = max(found.values.values())
         tied = [a for a, v in found.values.items() if v >= top - 1e-9]
         if len(tied) > 1:
-            again, _ = search_deals(max(mix, tie_mix))
+            again, _ = search_deals(tie_mix)
             tiebreak = {a: again.sums[a] / again.done for a in tied}
     return replace(found, nodes=search.nodes - before, chance=mix, tiebreak=tiebreak)
 

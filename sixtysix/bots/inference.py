@@ -66,12 +66,6 @@ def read_play(deal: DealState, seat: int, model: Sequence[Bot], trust: float = T
     return Reading(by_model, by_chance)
 
 
-def log_likelihood(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> float:
-    """Log-probability of the other seats' actions in ``deal``'s history under ``model``
-    (see :func:`read_play`)."""
-    return read_play(deal, seat, model, trust).model
-
-
 def chance_of_random(readings: Sequence[Reading], prior: float) -> tuple[float, list[float]]:
     """The probability that the other seats play at random rather than like the model, given
     their play in the imagined deals ``readings`` (drawn alike from the view), and each deal's
@@ -115,4 +109,4 @@ def resample(log_weights: Sequence[float], count: int, stream: Stream) -> list[i
     return kept
 
 
-__all__ = ["TRUST", "Reading", "chance_of_random", "log_likelihood", "read_play", "resample"]
+__all__ = ["TRUST", "Reading", "chance_of_random", "read_play", "resample"]

@@ -138,15 +138,15 @@ class Tally:
             self.at_once[a] += (a in final) * times
         self.done += times
 
-    def estimate(
-        self, exact: bool, complete: bool, nodes: int, method: str, solved: bool = False
-    ) -> Estimate:
+    def estimate(self, complete: bool, nodes: int, method: str, solved: bool = False) -> Estimate:
+        """The means so far; exact when every deal was solved and they were all the consistent
+        ones (``complete``)."""
         done = self.done
         return Estimate(
             {a: self.sums[a] / done for a in self.legal},
             {a: self.ahead[a] / done for a in self.legal},
             done,
-            exact,
+            solved and complete,
             complete,
             nodes,
             method=method,
@@ -198,7 +198,7 @@ def estimate(
         if deadline is not None and clock() >= deadline:
             break
     solved = exact and tally.done == planned
-    return tally.estimate(solved and complete, complete, nodes, "search", solved)
+    return tally.estimate(complete, nodes, "search", solved)
 
 
 def ends_at_once(state: DealState, action: int) -> bool:

@@ -151,6 +151,11 @@ def test_ties_in_solved_endgames_go_to_the_opponents_chances_to_err(name: str) -
     assert bot.last.tiebreak == pytest.approx({a: erring[a] for a in tied})
     assert choice in tied and erring[choice] == max(erring[a] for a in tied)
     assert choice != min(tied)  # engine order alone would have played another card
+    # Already expecting a random reply as often as the tie-break would: no second search.
+    reading = ExpertBot(seat, Seed(0), {"random": "1"})
+    reading.choose(state.view(seat))
+    assert reading.last is not None and reading.last.chance == 1.0
+    assert not reading.last.tiebreak
     plain = ExpertBot(seat, Seed(0), {"random": "0", "tie": "0"})
     assert int(plain.choose(state.view(seat))) == min(tied)
     assert plain.last is not None and not plain.last.tiebreak

@@ -12,7 +12,6 @@ from sixtysix.bots.inference import (
     TRUST,
     Reading,
     chance_of_random,
-    log_likelihood,
     read_play,
     resample,
 )
@@ -60,10 +59,10 @@ def test_a_deal_that_explains_the_play_weighs_more() -> None:
     faithful = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
     choices = play(faithful, 8)
     assert choices >= 2
-    assert log_likelihood(faithful, 0, model) == pytest.approx(choices * math.log(TRUST))
+    assert read_play(faithful, 0, model).model == pytest.approx(choices * math.log(TRUST))
     unfaithful = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
     play(unfaithful, 8, deviate_at=0)
-    assert log_likelihood(unfaithful, 0, model) < log_likelihood(faithful, 0, model)
+    assert read_play(unfaithful, 0, model).model < read_play(faithful, 0, model).model
 
 
 def test_weights_come_from_imagined_deals_only() -> None:
@@ -79,7 +78,7 @@ def test_weights_come_from_imagined_deals_only() -> None:
     for _ in range(20):
         deal = sampler.sample(stream)
         assert [a for _, a in deal.history] == [int(a) for _, a in view.history]
-        assert math.isfinite(log_likelihood(deal, 0, model))
+        assert math.isfinite(read_play(deal, 0, model).model)
 
 
 def test_resample_keeps_the_count_and_follows_the_weights() -> None:
@@ -119,15 +118,17 @@ def test_read_play_counts_the_random_reading_from_the_legal_choices() -> None:
     state = variant.new_deal(variant.deal(Seed(8), ("i",), 1))
     play(state, 8)
     expected = 0.0
+    choices = 0
     replay = variant.new_deal(state.setup)
     for seat, action in state.history:
         legal = replay.legal_actions()
         if seat == 1 and replay.phase == Phase.PLAY and len(legal) > 1:
             expected -= math.log(len(legal))
+            choices += 1
         replay.apply_legal(action)
     reading = read_play(state, 0, model)
     assert reading.random == pytest.approx(expected)
-    assert reading.model == log_likelihood(state, 0, model)
+    assert reading.model == pytest.approx(choices * math.log(TRUST))
     assert reading.model > reading.random  # seat 1 played exactly like the model
 
 
