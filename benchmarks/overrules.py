@@ -1,19 +1,21 @@
 """Do the expert's overrules pay? Each disagreement with the rule player, played out both ways.
 
-In the two-player games the expert keeps the ``heuristic`` player's move unless its search
-rates another at least ``margin`` game points higher (``sixtysix/bots/expert.py``). This
-script measures what that threshold should be. It plays the expert against an opponent on
-the same deals and seatings as ``sixtysix duel``; wherever the expert's values are estimates
-(a search that did not reach the end of every imagined deal) and the search's favourite
-differs from the heuristic's move, the game is copied twice: one copy plays the search's
-move, the other the heuristic's, and both are played to the end by the expert and the
-opponent, each seeing only its own view. The difference in the expert's game points (search
-move minus heuristic move) is the worth of overruling there, free of the face-up bias of the
-search's own values. The main game goes on with the expert's real choice.
+In the two-player games the expert keeps the rule player's move (the ``heuristic``, with the
+weights fitted for the game where there are some) unless its search rates another at least
+``margin`` game points higher (``sixtysix/bots/expert.py``). This script measures what that
+threshold should be. It plays the expert against an opponent on the same deals and seatings as
+``sixtysix duel``; wherever the expert's values are estimates (a search that did not reach the
+end of every imagined deal) and the search's favourite differs from the heuristic's move, the
+game is copied twice: one copy plays the search's move, the other the heuristic's, and both are
+played to the end by the expert and the opponent, each seeing only its own view. The difference
+in the expert's game points (search move minus heuristic move) is the worth of overruling
+there, free of the face-up bias of the search's own values. The main game goes on with the
+expert's real choice.
 
 Reported by the search's gap (its value of its favourite minus its value of the heuristic's
-move) and by the kind of move: the mean worth of overruling with its standard error. Positive
-means overruling pays.
+move), by the kind of move, and for card plays by how much the rule player itself preferred
+its card (``rule <1`` and so on: its own score of its card minus that of the search's, in card
+points): the mean worth of overruling with its standard error. Positive means overruling pays.
 
     python benchmarks/overrules.py 66 heuristic --deals 300 --seed 21
     python benchmarks/overrules.py schnapsen random --deals 300
@@ -29,7 +31,8 @@ import math
 import time
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import ExpertBot
+from sixtysix.bots.expert import ExpertBot, advisor_weights
+from sixtysix.bots.heuristic import Reading, decide
 from sixtysix.core.actions import ACTIONS
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed
@@ -61,6 +64,20 @@ def bucket(gap: float) -> str:
     raise AssertionError(gap)
 
 
+#: Upper ends of the buckets of the rule player's own preference for its card over the
+#: search's (its card-play score, in card points).
+RULE_GAPS = (1.0, 3.0, 6.0, math.inf)
+
+
+def rule_bucket(doubt: float) -> str:
+    low = 0.0
+    for high in RULE_GAPS:
+        if doubt < high:
+            return f"<{high:g}" if high != math.inf else f">={low:g}"
+        low = high
+    raise AssertionError(doubt)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
@@ -72,7 +89,6 @@ def main() -> None:
     variant = registry.variant(args.variant)()
     if variant.seats != 2:
         parser.error("two-player games only")
-    heuristic = registry.bot("heuristic")
     opponent = registry.bot(args.opponent)
     seed = Seed(args.seed)
     worth: dict[tuple[str, str], list[int]] = collections.defaultdict(list)
@@ -88,7 +104,6 @@ def main() -> None:
             players = bots(0)
             expert = players[me]
             assert isinstance(expert, ExpertBot)
-            rule = heuristic(me, Seed(0), {})
             state = variant.new_deal(variant.deal(seed, deal_path(deal), deal % 2))
             tries = 0
             while state.phase != Phase.OVER:
@@ -98,7 +113,8 @@ def main() -> None:
                 last = expert.last if seat == me else None
                 if last is not None and last.method == "search" and not last.solved:
                     favourite = last.best(expert.budget.close_confidence)
-                    advice = int(rule.choose(view))
+                    weights = advisor_weights(view)
+                    advice = int(decide(view, weights))
                     if favourite != advice:
                         tries += 1
                         a = play_out(state.copy(), favourite, bots(2 * tries), me)
@@ -107,7 +123,14 @@ def main() -> None:
                         if favourite >= NUM_CARDS:
                             kind = str(ACTIONS[favourite]).split()[0]
                         gap = bucket(last.values[favourite] - last.values[advice])
-                        for key in ((kind, gap), ("any", gap), (kind, "any")):
+                        keys = [(kind, gap), ("any", gap), (kind, "any")]
+                        if favourite < NUM_CARDS and advice < NUM_CARDS:
+                            # How much the rule player itself preferred its card.
+                            reading = Reading(view, weights)
+                            doubt = reading.play_score(advice) - reading.play_score(favourite)
+                            keys.append((f"rule {rule_bucket(doubt)}", gap))
+                            keys.append((f"rule {rule_bucket(doubt)}", "any"))
+                        for key in keys:
                             worth[key].append(a - b)
                 expert.last = None
                 state.apply(action)
@@ -121,7 +144,7 @@ def main() -> None:
         n = len(values)
         mean = sum(values) / n
         se = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1) / n)
-        print(f"  {key[0]:>7} gap {key[1]:>12}: n={n:5d} mean {mean:+.3f} (se {se:.3f})")
+        print(f"  {key[0]:>9} gap {key[1]:>12}: n={n:5d} mean {mean:+.3f} (se {se:.3f})")
 
 
 if __name__ == "__main__":

@@ -25,11 +25,18 @@ How it decides, in the order a seat meets the decisions:
   That one rule gives the classic habits: lead low non-trumps, keep trumps and marriage
   cards, take aces and tens with cheap winners, trump only what is worth it, give points to
   a partner who is sure to win, cash sure winners when they finish the deal.
+
+The numbers behind the score and the close are its :class:`Weights`: hand-set defaults (the
+``heuristic`` everyone is measured against), each one a bot parameter, so that other sets can
+be fitted by play (``benchmarks/tune_heuristic.py``) and played without touching the code. The
+expert defers to such a fitted set in the two-player games (:mod:`sixtysix.bots.expert`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from math import comb
 from typing import ClassVar
 
@@ -59,6 +66,78 @@ from sixtysix.plugins import hookimpl
 DEAL_END = 40.0
 #: Expected card points a seat still to play adds to a trick (mostly low discards).
 LATER_CARD = 2.5
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The numbers behind the card-play score and the close, in one place.
+
+    The defaults are the ``heuristic`` bot's (set by hand, and the yardstick every other
+    player is measured against); other sets are fitted by play (``benchmarks/tune_heuristic.py``)
+    and can be tried as bot parameters (``heuristic:later_card=3``), each field by its name.
+    """
+
+    #: See :data:`DEAL_END`.
+    deal_end: float = DEAL_END
+    #: See :data:`LATER_CARD`.
+    later_card: float = LATER_CARD
+    #: Open phase: how often a follower who can beat a card with a higher one of its suit does.
+    willing_follow: float = 0.9
+    #: Open phase: how often a follower trumps (or heads with a trump) a trick worth at least
+    #: ``rich_stake`` points, and a poorer one.
+    willing_rich: float = 0.85
+    willing_poor: float = 0.35
+    rich_stake: float = 10.0
+    #: Share of a trump's points it is expected to win later when a higher trump is out:
+    #: ``trump_future + trump_future_rank * rank`` (rank 0 for the nine to 5 for the ace).
+    trump_future: float = 0.55
+    trump_future_rank: float = 0.07
+    #: A trump's trick-taking power kept in hand, plus its rank: in the strict phase and while
+    #: the talon is open (when it can take an ace or a ten at will).
+    trump_power_strict: float = 5.0
+    trump_power_open: float = 8.0
+    #: Share of a side card's points it is expected to win later: the top card of its suit
+    #: while the talon is open, in the strict phase, and a card with a higher one still out.
+    side_future_open: float = 0.65
+    side_future_strict: float = 0.8
+    side_future_beaten: float = 0.25
+    #: Power of the top card left in a side suit.
+    side_power_top: float = 2.0
+    #: Share of a marriage's worth a king or queen carries when its mate is in hand, and when
+    #: the mate is unseen and may still be drawn.
+    marriage_pair: float = 0.8
+    marriage_hope: float = 0.1
+    #: Two players, open talon: share of a marriage in hand that winning the trick (and so the
+    #: lead, from which alone one may declare) is worth.
+    lead_for_marriage: float = 0.15
+    #: Strict phase: bonus for leading a sure trump while an opponent may still hold one.
+    draw_trumps: float = 8.0
+    #: Points short of the winning total at which the close is still called.
+    close_slack: float = 0.0
+
+    @classmethod
+    def fields(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> Weights:
+        """The defaults with every weight named in ``params`` replaced; a one-line error for a
+        value that is not a number."""
+        changes: dict[str, float] = {}
+        for name in cls.fields():
+            if name in params:
+                try:
+                    changes[name] = float(params[name])
+                except ValueError:
+                    raise UnknownBotError(
+                        f"heuristic weight {name} must be a number, not {params[name]!r}"
+                    ) from None
+        return cls(**changes)
+
+
+#: The heuristic's own weights.
+DEFAULT_WEIGHTS = Weights()
+
 #: How strong a suit must be to be named trump (see :func:`suit_strength`); below it a seat
 #: that may takes trump from below.
 WEAK_TRUMP = 3.5
@@ -89,9 +168,10 @@ class Reading:
     recomputed for every decision, since a view is all the bot ever receives.
     """
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, weights: Weights = DEFAULT_WEIGHTS) -> None:
         v = view
         self.view = v
+        self.weights = weights
         self.me = v.seat
         self.n = v.seats
         self.rules = v.rules
@@ -254,8 +334,9 @@ class Reading:
                 else:  # a trump on a non-trump lead
                     beat = self.p_void(seat, led) * self.p_holds(seat, higher)
             else:
-                willing = 0.85 if stake >= 10 else 0.35
-                beat = self.p_holds(seat, higher) * (0.9 if suit != trump else willing)
+                w = self.weights
+                willing = w.willing_rich if stake >= w.rich_stake else w.willing_poor
+                beat = self.p_holds(seat, higher) * (w.willing_follow if suit != trump else willing)
                 if suit != trump and trump >= 0:
                     trumps = SUIT_MASK[trump] & self.in_play
                     beat += (1.0 - beat) * self.p_holds(seat, trumps) * willing
@@ -281,25 +362,29 @@ class Reading:
         suit, rank = divmod(card, 6)
         pts = POINTS[card]
         above = ABOVE[card] & self.in_play
+        w = self.weights
         if suit == self.trump:
-            future = 1.0 if not above else 0.55 + 0.07 * rank
+            future = 1.0 if not above else w.trump_future + w.trump_future_rank * rank
             # While the talon is open a trump can still take an ace or a ten at will.
-            power = (5.0 if self.strict else 8.0) + rank
+            power = (w.trump_power_strict if self.strict else w.trump_power_open) + rank
             r = self.rules
             turnup = self.view.turnup
             if r.exchange and rank == r.exchange_rank and turnup is not None and not self.strict:
                 power += POINTS[turnup] + 2.0  # the exchange card is worth the turn-up
         else:
-            future = (0.65 if not self.strict else 0.8) if not above else 0.25
-            power = 2.0 if not above else 0.0
+            if above:
+                future = w.side_future_beaten
+            else:
+                future = w.side_future_strict if self.strict else w.side_future_open
+            power = w.side_power_top if not above else 0.0
         value = pts * future + power
         if rank in (KING, QUEEN) and self.marriages_possible():
             other = suit * 6 + (QUEEN if rank == KING else KING)
             worth = marriage_value(suit, self.trump)
             if self.hand >> other & 1:
-                value += 0.8 * worth
+                value += w.marriage_pair * worth
             elif self.unseen >> other & 1 and not self.strict and self.view.talon_size > 0:
-                value += 0.1 * worth
+                value += w.marriage_hope * worth
         return value
 
     def marriage_in_hand(self) -> int:
@@ -324,7 +409,8 @@ class Reading:
         trump = self.trump
         trick = v.trick
         later = self.later_seats()
-        stake = sum(POINTS[c] for _, c in trick) + POINTS[card] + LATER_CARD * len(later)
+        w = self.weights
+        stake = sum(POINTS[c] for _, c in trick) + POINTS[card] + w.later_card * len(later)
         if trick:
             led = trick[0][1] // 6
             win_seat, win_card = trick[0]
@@ -344,18 +430,18 @@ class Reading:
         mine = self.mates | {self.me}
         goal = self.rules.winning_points
         if self.side_points(mine, with_trick=True) + stake >= goal:
-            score += p * DEAL_END
+            score += p * w.deal_end
         if self.foes and self.side_points(self.foes, with_trick=True) + stake >= goal:
-            score -= (1.0 - p) * DEAL_END
+            score -= (1.0 - p) * w.deal_end
         if self.n == 2 and self.view.talon_size > 0:
             # The trick's winner leads next, and only the seat on lead may declare.
-            score += p * 0.15 * self.marriage_in_hand()
+            score += p * w.lead_for_marriage * self.marriage_in_hand()
         if self.strict and not trick and card // 6 == trump and trump >= 0 and p > 0.95:
             # Drawing the opponents' trumps makes the side suits' top cards safe.
             foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
             trumps = SUIT_MASK[trump] & self.in_play
             if any(self.p_holds(s, trumps) > 0 for s in foes):
-                score += 8.0
+                score += w.draw_trumps
         return score
 
 
@@ -471,7 +557,8 @@ def should_close(reading: Reading) -> bool:
     if reading.rules.marriage_after_close:
         gained += reading.marriage_in_hand() if tricks else 0
     points = reading.side_points(me, with_trick=tricks > 0)
-    return tricks > 0 and points + gained >= reading.rules.winning_points
+    goal = reading.rules.winning_points - reading.weights.close_slack
+    return tricks > 0 and points + gained >= goal
 
 
 def hopeless(reading: Reading) -> bool:
@@ -485,8 +572,9 @@ def hopeless(reading: Reading) -> bool:
 # ---------------------------------------------------------------------- the bot
 
 
-def decide(view: View) -> Action:
-    """The heuristic's action for ``view`` (deterministic: the same view, the same action)."""
+def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
+    """The heuristic's action for ``view`` (deterministic: the same view, the same action),
+    with its own weights or ``weights``."""
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
@@ -494,7 +582,7 @@ def decide(view: View) -> Action:
         return choose_trump(view, legal)
     if view.phase == Phase.PARTNER_CALL:
         return choose_partner(view, legal)
-    reading = Reading(view)
+    reading = Reading(view, weights)
     actions = set(legal)
     mine = reading.mates | {reading.me}
     if CLAIM in actions and reading.side_points(mine) >= view.rules.winning_points:
@@ -527,6 +615,10 @@ class HeuristicBot(Bot):
     parameters: ClassVar[Mapping[str, str]] = {
         "seed": "an integer seed of its own (used by noise)",
         "noise": "chance 0..1 of a random legal action instead of the rule's (default 0)",
+        **{
+            name: f"a weight of its play (see heuristic.Weights; default {value:g})"
+            for name, value in dataclasses.asdict(DEFAULT_WEIGHTS).items()
+        },
     }
 
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
@@ -539,13 +631,14 @@ class HeuristicBot(Bot):
         if not 0.0 <= noise <= 1.0:
             raise UnknownBotError(f"heuristic noise must be a number from 0 to 1, not {text!r}")
         self.noise = noise
+        self.weights = Weights.from_params(self.params)
         self.stream = self.seed.stream(("bot", seat, "heuristic"))
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
         if self.noise and len(legal) > 1 and self.stream.random() < self.noise:
             return legal[self.stream.below(len(legal))]
-        return decide(view)
+        return decide(view, self.weights)
 
 
 @hookimpl

@@ -9,13 +9,16 @@ import pytest
 from sixtysix.bots.base import Bot
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.expert import (
+    ADVISOR_WEIGHTS,
     EXPERT_BUDGET,
     TIE_MIX,
     ExpertBot,
+    advisor_weights,
     expert_estimate,
     needs_rollouts,
     rollout_estimate,
 )
+from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, decide
 from sixtysix.bots.pimc import Budget, estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import Solver, deal_value
@@ -282,10 +285,8 @@ def test_with_numba_two_player_open_play_is_searched_by_the_compiled_search(name
 
 @pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
 def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> None:
-    from sixtysix.bots.heuristic import HeuristicBot
-
     view = opening("sixtysix")
-    advice = HeuristicBot(view.seat, Seed(0)).choose(view)
+    advice = decide(view, advisor_weights(view))
     stubborn = ExpertBot(view.seat, Seed(0), {"margin": "100", "samples": "4"})
     assert stubborn.choose(view) == advice
     alone = ExpertBot(view.seat, Seed(0), {"margin": "0", "samples": "4"})
@@ -300,12 +301,43 @@ def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> 
         ExpertBot(view.seat, Seed(0), {"random": "2"})
     with pytest.raises(UnknownBotError, match="crowd must be at least 1"):
         ExpertBot(view.seat, Seed(0), {"crowd": "0"})
+    with pytest.raises(UnknownBotError, match="fitted must be 0 or 1, not 2"):
+        ExpertBot(view.seat, Seed(0), {"fitted": "2"})
+
+
+def test_the_margin_defers_to_the_rule_player_fitted_to_the_game() -> None:
+    """Where the fitted weights and the heuristic's own disagree, a stubborn expert plays the
+    fitted rule player's move, and with ``fitted=0`` the heuristic's."""
+    assert advisor_weights(opening("sixtysix")) == DEFAULT_WEIGHTS  # none fitted for 66
+    variant = make("schnapsen", {})
+    fitted = ADVISOR_WEIGHTS[variant.rules.deck.bit_count()]
+    assert fitted != DEFAULT_WEIGHTS
+    rnd = random.Random(5)
+    found = 0
+    for deal in range(200):
+        state = variant.new_deal(variant.deal(Seed(deal), ("f",), deal % 2))
+        while not state.is_over and state.talon and found < 3:
+            view = state.view(state.to_act)
+            mine, own = decide(view, fitted), decide(view, DEFAULT_WEIGHTS)
+            if mine != own:
+                stubborn = {"margin": "100", "samples": "2", "nodes": "2000"}
+                bot = ExpertBot(view.seat, Seed(0), stubborn)
+                choice = bot.choose(view)
+                assert bot.last is not None
+                if bot.last.method == "search" and not bot.last.solved:  # estimates
+                    assert choice == mine
+                    plain = ExpertBot(view.seat, Seed(0), {**stubborn, "fitted": "0"})
+                    assert plain.choose(view) == own
+                    found += 1
+            state.apply(rnd.choice(state.legal_actions()))
+        if found >= 3:
+            return
+    raise AssertionError("the fitted weights never changed a move")
 
 
 @pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
 def test_schnapsen_shaped_games_overrule_from_a_smaller_margin() -> None:
     from sixtysix.bots.expert import MARGIN, SMALL_DECK_MARGIN, default_margin
-    from sixtysix.bots.heuristic import HeuristicBot
 
     assert default_margin(opening("schnapsen")) == SMALL_DECK_MARGIN < MARGIN
     assert default_margin(opening("sixtysix")) == MARGIN
@@ -316,7 +348,7 @@ def test_schnapsen_shaped_games_overrule_from_a_smaller_margin() -> None:
         bot = ExpertBot(view.seat, Seed(0), {"samples": "4"})
         choice = int(bot.choose(view))
         assert bot.last is not None and not bot.last.solved
-        advice = int(HeuristicBot(view.seat, Seed(0)).choose(view))
+        advice = int(decide(view, advisor_weights(view)))
         best = bot.last.best(EXPERT_BUDGET.close_confidence)
         if SMALL_DECK_MARGIN <= bot.last.values[best] - bot.last.values[advice] < MARGIN:
             assert choice == best != advice

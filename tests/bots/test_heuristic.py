@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sixtysix.bots.heuristic import HeuristicBot, decide
+from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import FULL_DECK, POINTS, mask_of, parse_card
@@ -116,6 +116,37 @@ def test_does_not_close_a_weak_hand() -> None:
         card_points=[40, 10],
     )
     assert choice(state) != "close"
+
+
+def test_close_slack_closes_short_of_the_winning_total() -> None:
+    """The weak hand above reaches 54 (40 + the sure ace of trumps and a low card): twelve
+    points of slack make it close, eleven do not; the weight reaches the bot as a parameter."""
+    state = position(
+        SixtySix(),
+        ["AS JS 9C JD QH 9H", "AD TD KC QC KS QS"],
+        trump="S",
+        turnup="TS",
+        talon="JC 9D AC QD",
+        tricks=[3, 1],
+        card_points=[40, 10],
+    )
+    view = state.view(state.to_act)
+    assert ACTION_NAMES[decide(view, Weights(close_slack=12))] == "close"
+    assert ACTION_NAMES[decide(view, Weights(close_slack=11))] != "close"
+    bot = HeuristicBot(state.to_act, Seed(1), {"close_slack": "12"})
+    assert ACTION_NAMES[bot.choose(view)] == "close"
+
+
+def test_default_weights_are_the_heuristics_own() -> None:
+    assert HeuristicBot(0, Seed(1)).weights == Weights() == DEFAULT_WEIGHTS
+    bot = HeuristicBot(0, Seed(1), {"deal_end": "50", "later_card": "3"})
+    assert bot.weights == Weights(deal_end=50.0, later_card=3.0)
+    assert set(Weights.fields()) <= set(HeuristicBot.parameters)
+
+
+def test_a_weight_that_is_not_a_number_is_one_clear_error() -> None:
+    with pytest.raises(UnknownBotError, match="heuristic weight deal_end must be a number"):
+        HeuristicBot(0, Seed(1), {"deal_end": "lots"})
 
 
 # ---------------------------------------------------------------------- manual claims

@@ -48,7 +48,10 @@ def play(variant: Variant, bots: list[Bot], seed: int) -> DealState:
 
 def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
     budget = {"samples", "nodes", "time", "depth", "seed"}
-    for name, extra in (("pimc", set()), ("expert", {"margin", "random", "crowd", "tie"})):
+    for name, extra in (
+        ("pimc", set()),
+        ("expert", {"margin", "random", "crowd", "tie", "fitted"}),
+    ):
         cls = REGISTRY.bot(name)
         assert set(cls.parameters) == budget | extra
         assert all(doc.strip() for doc in cls.parameters.values())
