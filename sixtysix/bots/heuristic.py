@@ -35,9 +35,9 @@ expert defers to such a fitted set in the two-player games (:mod:`sixtysix.bots.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from math import comb
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
@@ -127,11 +127,14 @@ class Weights:
         for name in cls.fields():
             if name in params:
                 try:
-                    changes[name] = float(params[name])
+                    value = float(params[name])
                 except ValueError:
+                    value = math.nan
+                if not math.isfinite(value):
                     raise UnknownBotError(
                         f"heuristic weight {name} must be a number, not {params[name]!r}"
-                    ) from None
+                    )
+                changes[name] = value
         return cls(**changes)
 
 
@@ -301,7 +304,7 @@ class Reading:
             return 0.0
         if free >= size:
             return 1.0
-        return 1.0 - comb(size - k, free) / comb(size, free)
+        return 1.0 - math.comb(size - k, free) / math.comb(size, free)
 
     def p_void(self, seat: int, suit: int) -> float:
         if self.voids[seat] >> suit & 1:

@@ -144,9 +144,10 @@ def test_default_weights_are_the_heuristics_own() -> None:
     assert set(Weights.fields()) <= set(HeuristicBot.parameters)
 
 
-def test_a_weight_that_is_not_a_number_is_one_clear_error() -> None:
+@pytest.mark.parametrize("value", ["lots", "nan", "inf", ""])
+def test_a_weight_that_is_not_a_number_is_one_clear_error(value: str) -> None:
     with pytest.raises(UnknownBotError, match="heuristic weight deal_end must be a number"):
-        HeuristicBot(0, Seed(1), {"deal_end": "lots"})
+        HeuristicBot(0, Seed(1), {"deal_end": value})
 
 
 # ---------------------------------------------------------------------- manual claims
