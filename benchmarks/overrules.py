@@ -55,27 +55,29 @@ def play_out(state: DealState, first: int, bots: dict[int, Bot], seat: int) -> i
     return outcome.game_points[seat] - outcome.game_points[1 - seat]
 
 
-def bucket(gap: float) -> str:
-    low = 0.0
-    for high in GAPS:
-        if gap < high:
-            return f"{low:g} to {high:g}" if high != math.inf else f"{low:g} and more"
-        low = high
-    raise AssertionError(gap)
-
-
 #: Upper ends of the buckets of the rule player's own preference for its card over the
 #: search's (its card-play score, in card points).
 RULE_GAPS = (1.0, 3.0, 6.0, math.inf)
 
 
-def rule_bucket(doubt: float) -> str:
+def bucket(value: float, edges: tuple[float, ...] = GAPS) -> tuple[float, float]:
+    """The bucket ``[low, high)`` among ``edges`` (upper ends, from 0) that holds ``value``."""
     low = 0.0
-    for high in RULE_GAPS:
-        if doubt < high:
-            return f"<{high:g}" if high != math.inf else f">={low:g}"
+    for high in edges:
+        if value < high:
+            return low, high
         low = high
-    raise AssertionError(doubt)
+    raise AssertionError(value)
+
+
+def gap_label(gap: float) -> str:
+    low, high = bucket(gap)
+    return f"{low:g} to {high:g}" if high != math.inf else f"{low:g} and more"
+
+
+def rule_label(doubt: float) -> str:
+    low, high = bucket(doubt, RULE_GAPS)
+    return f"rule <{high:g}" if high != math.inf else f"rule >={low:g}"
 
 
 def main() -> None:
@@ -122,14 +124,13 @@ def main() -> None:
                         kind = "lead" if not state.trick else "follow"
                         if favourite >= NUM_CARDS:
                             kind = str(ACTIONS[favourite]).split()[0]
-                        gap = bucket(last.values[favourite] - last.values[advice])
+                        gap = gap_label(last.values[favourite] - last.values[advice])
                         keys = [(kind, gap), ("any", gap), (kind, "any")]
                         if favourite < NUM_CARDS and advice < NUM_CARDS:
                             # How much the rule player itself preferred its card.
                             reading = Reading(view, weights)
                             doubt = reading.play_score(advice) - reading.play_score(favourite)
-                            keys.append((f"rule {rule_bucket(doubt)}", gap))
-                            keys.append((f"rule {rule_bucket(doubt)}", "any"))
+                            keys += [(rule_label(doubt), gap), (rule_label(doubt), "any")]
                         for key in keys:
                             worth[key].append(a - b)
                 expert.last = None

@@ -105,8 +105,9 @@ def test_closes_with_enough_points_and_sure_trumps() -> None:
     assert choice(state) == "close"
 
 
-def test_does_not_close_a_weak_hand() -> None:
-    state = position(
+def weak_hand() -> DealState:
+    """40 points and one sure trump: the close would reach 54, not 66."""
+    return position(
         SixtySix(),
         ["AS JS 9C JD QH 9H", "AD TD KC QC KS QS"],
         trump="S",
@@ -115,21 +116,16 @@ def test_does_not_close_a_weak_hand() -> None:
         tricks=[3, 1],
         card_points=[40, 10],
     )
-    assert choice(state) != "close"
+
+
+def test_does_not_close_a_weak_hand() -> None:
+    assert choice(weak_hand()) != "close"
 
 
 def test_close_slack_closes_short_of_the_winning_total() -> None:
-    """The weak hand above reaches 54 (40 + the sure ace of trumps and a low card): twelve
-    points of slack make it close, eleven do not; the weight reaches the bot as a parameter."""
-    state = position(
-        SixtySix(),
-        ["AS JS 9C JD QH 9H", "AD TD KC QC KS QS"],
-        trump="S",
-        turnup="TS",
-        talon="JC 9D AC QD",
-        tricks=[3, 1],
-        card_points=[40, 10],
-    )
+    """The weak hand reaches 54 (40 + the sure ace of trumps and a low card): twelve points of
+    slack make it close, eleven do not; the weight reaches the bot as a parameter."""
+    state = weak_hand()
     view = state.view(state.to_act)
     assert ACTION_NAMES[decide(view, Weights(close_slack=12))] == "close"
     assert ACTION_NAMES[decide(view, Weights(close_slack=11))] != "close"
