@@ -39,9 +39,9 @@ def params_of(weights: Weights) -> dict[str, str]:
     """The weights that differ from the defaults, as bot parameters."""
     default = Weights()
     return {
-        f.name: f"{getattr(weights, f.name):.4g}"
-        for f in dataclasses.fields(Weights)
-        if getattr(weights, f.name) != getattr(default, f.name)
+        name: f"{getattr(weights, name):.4g}"
+        for name in Weights.fields()
+        if getattr(weights, name) != getattr(default, name)
     }
 
 

@@ -92,6 +92,8 @@ CANDIDATES = 3
 #: Game points by which the search must beat the rule player's move to overrule it (two
 #: players; see the module doc).
 MARGIN = 0.5
+#: Cards in a deck of Schnapsen's shape: the games whose margin and rule player differ.
+SMALL_DECK = 20
 #: The margin in games of Schnapsen's shape (a 20-card deck), where the search's overrules pay
 #: from a smaller gap. Played out both ways (``python benchmarks/overrules.py schnapsen
 #: heuristic --deals 300 --seed 21``), overrules with a gap of 0.25 to 0.5 gained +0.28 game
@@ -137,7 +139,7 @@ ROLLOUT_POLICY = "heuristic"
 #: it was (62.4% of 1,000 games against the heuristic, 93.6% against random against 94.2%), so
 #: 66 and games of other shapes keep the heuristic's own.
 ADVISOR_WEIGHTS: Mapping[int, Weights] = {
-    20: Weights(
+    SMALL_DECK: Weights(
         willing_follow=0.675,
         trump_future=0.4125,
         trump_power_open=12.0,
@@ -357,7 +359,7 @@ def advisor_weights(view: View) -> Weights:
 
 def default_margin(view: View) -> float:
     """The margin for a game of the view's shape (:data:`MARGIN`, :data:`SMALL_DECK_MARGIN`)."""
-    return SMALL_DECK_MARGIN if view.rules.deck.bit_count() == 20 else MARGIN
+    return SMALL_DECK_MARGIN if view.rules.deck.bit_count() == SMALL_DECK else MARGIN
 
 
 def probability_param(params: Mapping[str, str], name: str, default: float) -> float:
@@ -401,7 +403,7 @@ class ExpertBot(PimcBot):
             f" (two players; default {RANDOM_PRIOR}, 0: always expect the best reply)"
         ),
         "margin": (
-            f"game points by which the search must beat the heuristic's move to play another"
+            f"game points by which the search must beat the rule player's move to play another"
             f" while values are estimates (two players; default {MARGIN}, {SMALL_DECK_MARGIN} with"
             f" a 20-card deck; 0: the search alone)"
         ),
