@@ -133,8 +133,17 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(NUM_CARDS))
 
 
+#: ``_BYTE_CARDS[k][b]``: the cards of byte ``b`` of a mask shifted to bits ``8k..8k+7``.
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[c] for c in iter_mask(b << (8 * k))) for b in range(256)) for k in range(3)
+)
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask as readable :class:`Card` objects, ascending."""
+    if 0 <= mask <= FULL_DECK:
+        low, mid, high = _BYTE_CARDS  # a table per byte: this runs for every view
+        return low[mask & 0xFF] + mid[mask >> 8 & 0xFF] + high[mask >> 16]
     return tuple(CARDS[c] for c in iter_mask(mask))
 
 
