@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
@@ -85,46 +85,89 @@ class View:
         return frozenset(cards_of(self.rules.deck & FULL_DECK & ~taken))
 
 
+_Code = TypeVar("_Code", Card, Action)
+
+
+class _Pairs(dict[tuple[int, int], tuple[int, _Code]]):
+    """``(seat, code)`` to the view's ``(seat, Card)`` or ``(seat, Action)`` pair, made once.
+
+    A view copies the whole history at every move; looking each pair up is far cheaper than
+    building it again.
+    """
+
+    __slots__ = ("table",)
+    table: tuple[_Code, ...]
+
+    def __init__(self, table: tuple[_Code, ...]) -> None:
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, key: tuple[int, int]) -> tuple[int, _Code]:
+        seat, code = key
+        pair = self[key] = (seat, self.table[code])
+        return pair
+
+
+_TRICK_PAIRS: _Pairs[Card] = _Pairs(CARDS)
+_HISTORY_PAIRS: _Pairs[Action] = _Pairs(ACTIONS)
+_NO_CARDS: frozenset[Card] = frozenset()
+
+
+def _card_set(mask: int) -> frozenset[Card]:
+    return frozenset(cards_of(mask)) if mask else _NO_CARDS
+
+
 def make_view(state: DealState, seat: int) -> View:
     from sixtysix.core.state import Phase
 
     if not 0 <= seat < state.n:
         raise ValueError(f"no seat {seat} in a {state.n}-seat game")
-    over = state.phase == Phase.OVER
-    if state.phase == Phase.TRUMP_CALL:
+    phase = state.phase
+    over = phase == Phase.OVER
+    if phase == Phase.TRUMP_CALL:
         hand = tuple(sorted(CARDS[c] for c in state.setup.hands[seat][: state.rules.call_after]))
     else:
         hand = cards_of(state.hands[seat])
-    played = mask_of(c for _, c in state.trick)
+    trick = state.trick
+    played = 0
+    for _, c in trick:
+        played |= 1 << c
     for won in state.won:
         played |= won
     partner: int | None = None
     if state.partner >= 0 and (state.revealed or over or seat == state.partner):
         partner = state.partner
-    legal = tuple(ACTIONS[a] for a in state.legal_actions()) if state.to_act == seat else ()
+    legal: tuple[Action, ...] = ()
+    if state.to_act == seat:
+        legal = tuple(map(ACTIONS.__getitem__, state.legal_actions()))
+    trump = state.trump
+    turnup = state.turnup
+    closed_by = state.closed_by
+    declarer = state.declarer
+    called_ace = state.called_ace
     return View(
         variant=state.variant.name,
         rules=state.rules,
         seat=seat,
         seats=state.n,
         dealer=state.dealer,
-        phase=int(state.phase),
+        phase=int(phase),
         to_act=state.to_act,
         hand=hand,
-        trump=None if state.trump < 0 else state.trump,
-        turnup=None if state.turnup < 0 else CARDS[state.turnup],
+        trump=None if trump < 0 else trump,
+        turnup=None if turnup < 0 else CARDS[turnup],
         talon_size=state.talon_size,
-        closed_by=None if state.closed_by < 0 else state.closed_by,
+        closed_by=None if closed_by < 0 else closed_by,
         leader=state.leader,
-        trick=tuple((s, CARDS[c]) for s, c in state.trick),
-        history=tuple((s, ACTIONS[a]) for s, a in state.history),
+        trick=tuple(map(_TRICK_PAIRS.__getitem__, trick)),
+        history=tuple(map(_HISTORY_PAIRS.__getitem__, state.history)),
         tricks=tuple(state.tricks),
         card_points=tuple(state.card_points),
-        marriages=tuple(tuple(m) for m in state.marriages),
-        known=tuple(frozenset(cards_of(k)) for k in state.known),
-        played=frozenset(cards_of(played)),
-        declarer=None if state.declarer < 0 else state.declarer,
-        called_ace=None if state.called_ace < 0 else CARDS[state.called_ace],
+        marriages=tuple(map(tuple, state.marriages)),
+        known=tuple(map(_card_set, state.known)),
+        played=_card_set(played),
+        declarer=None if declarer < 0 else declarer,
+        called_ace=None if called_ace < 0 else CARDS[called_ace],
         partner=partner,
         solo=state.solo,
         legal_actions=legal,
@@ -133,7 +176,18 @@ def make_view(state: DealState, seat: int) -> View:
     )
 
 
-@lru_cache(maxsize=64)
+_last_options: list[tuple[Options, tuple[tuple[str, bool | int | str], ...]]] = []
+
+
 def _options_of(options: Options) -> tuple[tuple[str, bool | int | str], ...]:
     """The option values as plain pairs (cached: views are made at every move)."""
+    if _last_options and _last_options[0][0] is options:  # the usual case: the same variant
+        return _last_options[0][1]
+    values = _options_values(options)
+    _last_options[:] = [(options, values)]
+    return values
+
+
+@lru_cache(maxsize=64)
+def _options_values(options: Options) -> tuple[tuple[str, bool | int | str], ...]:
     return tuple((spec.name, getattr(options, spec.name)) for spec in options.specs())
