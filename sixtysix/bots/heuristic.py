@@ -53,7 +53,18 @@ from sixtysix.core.actions import (
     TRUMP_BELOW,
     Action,
 )
-from sixtysix.core.cards import ABOVE, ACE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, TEN, mask_of
+from sixtysix.core.cards import (
+    ABOVE,
+    ACE,
+    FULL_DECK,
+    KING,
+    NUM_CARDS,
+    POINTS,
+    QUEEN,
+    SUIT_MASK,
+    TEN,
+    mask_of,
+)
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.rules import Sides
@@ -164,41 +175,111 @@ def beats(card: int, best: int, trump: int) -> bool:
     return card // 6 == trump
 
 
+#: Per 4-bit mask of suits, every card of those suits.
+_SUIT_CARDS: tuple[int, ...] = tuple(
+    sum(SUIT_MASK[s] for s in range(4) if suits >> s & 1) for suits in range(16)
+)
+#: Seats other than ``me`` at a table of ``n``, by ``(n, me)`` (made once each).
+_OTHERS: dict[tuple[int, int], frozenset[int]] = {}
+#: See :func:`_chance_of_any` (keyed by its arguments packed into one integer).
+_CHANCES: dict[int, float] = {}
+
+
+def _chance_of_any(size: int, k: int, free: int) -> float:
+    """Chance that ``free`` cards taken at random from ``size`` include one of ``k`` given
+    ones. Memoised: the same few numbers recur at every move."""
+    key = (size << 16) | (k << 8) | free
+    p = _CHANCES.get(key)
+    if p is None:
+        p = _CHANCES[key] = 1.0 - math.comb(size - k, free) / math.comb(size, free)
+    return p
+
+
 class Reading:
     """What the bot works out from one view: teams, hand sizes, voids, unseen pools.
 
     Everything here is derived from the view's public facts and the seat's own cards; it is
-    recomputed for every decision, since a view is all the bot ever receives.
+    recomputed for every decision, since a view is all the bot ever receives. Within one
+    decision, what does not depend on the card being weighed (the pools each seat's cards
+    come from, the chances of voids and trumps, the trick so far, the sides' points) is worked
+    out once, on first use.
     """
+
+    __slots__ = (
+        "_draws",
+        "_foe_points",
+        "_free",
+        "_later",
+        "_later_points",
+        "_lead_marriage",
+        "_led",
+        "_mine_points",
+        "_p_trumps",
+        "_p_voids",
+        "_pools",
+        "_trick_points",
+        "_trumps",
+        "_win_card",
+        "_win_seat",
+        "foes",
+        "hand",
+        "hand_sizes",
+        "in_play",
+        "known",
+        "mates",
+        "me",
+        "n",
+        "played",
+        "rules",
+        "strict",
+        "trump",
+        "unseen",
+        "view",
+        "voids",
+        "weights",
+    )
 
     def __init__(self, view: View, weights: Weights = DEFAULT_WEIGHTS) -> None:
         v = view
         self.view = v
         self.weights = weights
         self.me = v.seat
-        self.n = v.seats
-        self.rules = v.rules
-        self.trump = -1 if v.trump is None else int(v.trump)
-        self.hand = mask_of(v.hand)
-        self.played = mask_of(v.played)
-        self.known = [mask_of(k) for k in v.known]
-        self.unseen = mask_of(v.unseen())
+        n = self.n = v.seats
+        rules = self.rules = v.rules
+        trump = self.trump = -1 if v.trump is None else int(v.trump)
+        hand = self.hand = mask_of(v.hand)
+        played = self.played = mask_of(v.played)
+        known = self.known = [mask_of(k) for k in v.known]
+        # What View.unseen() holds, as a mask (without building its frozenset).
+        taken = hand | played
+        for cards in known:
+            taken |= cards
+        turnup = v.turnup
+        if turnup is not None:
+            taken |= 1 << turnup
+        unseen = self.unseen = rules.deck & FULL_DECK & ~taken
         closed = v.closed_by is not None
-        self.strict = v.rules.strict_always or closed or v.talon_size == 0
-        in_play = v.rules.deck & ~self.hand & ~self.played
-        if closed and v.turnup is not None:
-            in_play &= ~(1 << v.turnup)  # the turn-up stays under the closed talon
+        self.strict = rules.strict_always or closed or v.talon_size == 0
+        in_play = rules.deck & ~hand & ~played
+        if closed and turnup is not None:
+            in_play &= ~(1 << turnup)  # the turn-up stays under the closed talon
         #: Cards not ours and not yet played that can still fall in a trick.
         self.in_play = in_play
-        self.voids = self._voids()
+        #: Per seat, a 4-bit mask of suits it has shown to hold no more of; and the cards each
+        #: seat holds now (every seat draws alike, so the play counts tell).
+        self.voids, self.hand_sizes = self._read_history()
         self.mates, self.foes = self._teams()
-        plays = [0] * self.n
-        for seat, action in v.history:
-            if action < NUM_CARDS:
-                plays[seat] += 1
-        mine = len(v.hand)
-        #: Cards each seat holds now (every seat draws alike, so the play counts tell).
-        self.hand_sizes = [mine + plays[self.me] - plays[s] for s in range(self.n)]
+        # For p_holds: per seat, the unseen cards it may hold (not of a suit it is void in),
+        # and how many of its cards are not known to all.
+        self._pools = [unseen & ~_SUIT_CARDS[suits] for suits in self.voids]
+        sizes = self.hand_sizes
+        self._free = [sizes[s] - known[s].bit_count() for s in range(n)]
+        self._trumps = SUIT_MASK[trump] & in_play if trump >= 0 else 0
+        # Memos (-1: not worked out yet): p_void per seat and suit, p_holds of a trump per seat.
+        self._p_voids = [-1.0] * (4 * n)
+        self._p_trumps = [-1.0] * n
+        self._later: list[int] | None = None  # the trick's facts, once play_score needs them
+        self._draws: bool | None = None
 
     # ------------------------------------------------------------------ teams
 
@@ -210,7 +291,9 @@ class Reading:
         """
         v = self.view
         me = self.me
-        others = frozenset(s for s in range(self.n) if s != me)
+        others = _OTHERS.get((self.n, me))
+        if others is None:
+            others = _OTHERS[self.n, me] = frozenset(s for s in range(self.n) if s != me)
         declarer = v.declarer
         sides = v.rules.sides
         if sides == Sides.SEATS or declarer is None:
@@ -243,47 +326,53 @@ class Reading:
         # This seat is not the holder (else the view would name the partner).
         return candidates[0] if len(candidates) == 1 else None
 
-    def _voids(self) -> list[int]:
-        """Per seat, a 4-bit mask of suits it has shown to hold no more of.
+    def _read_history(self) -> tuple[list[int], list[int]]:
+        """Per seat, a 4-bit mask of suits it has shown to hold no more of; and its hand size.
 
-        Only strict-phase tricks tell: there a follower who does not follow suit has none of
-        it, and one who then does not trump has no trumps either.
+        Only strict-phase tricks tell of voids: there a follower who does not follow suit has
+        none of it, and one who then does not trump has no trumps either. Hand sizes follow
+        from the cards each seat has played, since every seat draws alike.
         """
         v = self.view
         r = v.rules
-        voids = [0] * self.n
+        n = self.n
+        history = v.history
+        plays = [play for play in history if play[1] < NUM_CARDS]
+        counts = [0] * n
+        for seat, _ in plays:
+            counts[seat] += 1
+        mine = len(v.hand)
+        done = counts[self.me]
+        sizes = [mine + done - counts[s] for s in range(n)]
+        voids = [0] * n
+        if r.strict_always:
+            first = 0  # the first strict trick
+        else:
+            if r.turnup_after_round is None:
+                first = 0
+            else:
+                # Tricks after which the talon is exhausted (draws happen while it lasts).
+                talon = max(r.deck.bit_count() - r.hand_size * n, 0)
+                first = talon // n
+            if len(plays) < len(history) and any(a == CLOSE for _, a in history):
+                closed_at = tricks = 0
+                for _, action in history:
+                    if action < NUM_CARDS:
+                        tricks += 1
+                    elif action == CLOSE:
+                        closed_at = tricks // n
+                first = min(first, closed_at)
         trump = self.trump
-        dealt = r.hand_size * self.n
-        talon = max(r.deck.bit_count() - dealt, 0)
-        # Tricks after which the talon is exhausted (draws happen while it lasts).
-        open_tricks = 0 if r.strict_always or r.turnup_after_round is None else talon // self.n
-        trick_no = 0
-        trick: list[tuple[int, int]] = []
-        closed_at: int | None = None
-        for seat, action in v.history:
-            if action == CLOSE:
-                closed_at = trick_no
-                continue
-            if action >= NUM_CARDS:
-                continue
-            trick.append((seat, action))
-            if len(trick) == 1:
-                continue
-            strict = (
-                r.strict_always
-                or trick_no >= open_tricks
-                or (closed_at is not None and trick_no >= closed_at)
-            )
-            if strict:
-                led = trick[0][1] // 6
-                if action // 6 != led:
+        for start in range(first * n, len(plays), n):
+            trick = plays[start : start + n]
+            led = trick[0][1] // 6
+            for seat, action in trick[1:]:
+                suit = action // 6
+                if suit != led:
                     voids[seat] |= 1 << led
-                    if trump >= 0 and action // 6 != trump:
+                    if trump >= 0 and suit != trump:
                         voids[seat] |= 1 << trump
-            if len(trick) == self.n:
-                trick = []
-                trick_no += 1
-        return voids
+        return voids, sizes
 
     # ------------------------------------------------------------------ probabilities
 
@@ -291,25 +380,35 @@ class Reading:
         """Chance that ``seat`` holds at least one of ``cards``, from what this seat knows."""
         if cards & self.known[seat]:
             return 1.0
-        pool = self.unseen
-        for suit in range(4):
-            if self.voids[seat] >> suit & 1:
-                pool &= ~SUIT_MASK[suit]
+        pool = self._pools[seat]
         k = (cards & pool).bit_count()
         if not k:
             return 0.0
-        free = self.hand_sizes[seat] - self.known[seat].bit_count()
-        size = pool.bit_count()
+        free = self._free[seat]
         if free <= 0:
             return 0.0
+        size = pool.bit_count()
         if free >= size:
             return 1.0
-        return 1.0 - math.comb(size - k, free) / math.comb(size, free)
+        return _chance_of_any(size, k, free)
 
     def p_void(self, seat: int, suit: int) -> float:
-        if self.voids[seat] >> suit & 1:
-            return 1.0
-        return 1.0 - self.p_holds(seat, SUIT_MASK[suit] & self.in_play)
+        i = 4 * seat + suit
+        p = self._p_voids[i]
+        if p < 0.0:
+            if self.voids[seat] >> suit & 1:
+                p = 1.0
+            else:
+                p = 1.0 - self.p_holds(seat, SUIT_MASK[suit] & self.in_play)
+            self._p_voids[i] = p
+        return p
+
+    def _p_trump(self, seat: int) -> float:
+        """``p_holds(seat, trumps still in play)``, worked out once per seat."""
+        p = self._p_trumps[seat]
+        if p < 0.0:
+            p = self._p_trumps[seat] = self.p_holds(seat, self._trumps)
+        return p
 
     def p_stands(self, card: int, led: int, later: Sequence[int], stake: float) -> float:
         """Chance that ``card``, now winning the trick, is not beaten by the seats to come.
@@ -322,28 +421,30 @@ class Reading:
         p = 1.0
         higher = ABOVE[card] & self.in_play
         suit = card // 6
-        for seat in later:
-            if seat in self.mates:
-                continue
-            if self.strict:
+        mates = self.mates
+        side_suit = suit != trump and trump >= 0
+        if self.strict:
+            for seat in later:
+                if seat in mates:
+                    continue
                 if suit == led:
                     beat = self.p_holds(seat, higher)
-                    if suit != trump and trump >= 0:
-                        beat += (
-                            (1.0 - beat)
-                            * self.p_void(seat, led)
-                            * self.p_holds(seat, SUIT_MASK[trump] & self.in_play)
-                        )
+                    if side_suit:
+                        beat += (1.0 - beat) * self.p_void(seat, led) * self._p_trump(seat)
                 else:  # a trump on a non-trump lead
                     beat = self.p_void(seat, led) * self.p_holds(seat, higher)
-            else:
-                w = self.weights
-                willing = w.willing_rich if stake >= w.rich_stake else w.willing_poor
-                beat = self.p_holds(seat, higher) * (w.willing_follow if suit != trump else willing)
-                if suit != trump and trump >= 0:
-                    trumps = SUIT_MASK[trump] & self.in_play
-                    beat += (1.0 - beat) * self.p_holds(seat, trumps) * willing
-            p *= 1.0 - min(beat, 1.0)
+                p *= 1.0 - min(beat, 1.0)
+        else:
+            w = self.weights
+            willing = w.willing_rich if stake >= w.rich_stake else w.willing_poor
+            share = w.willing_follow if suit != trump else willing
+            for seat in later:
+                if seat in mates:
+                    continue
+                beat = self.p_holds(seat, higher) * share
+                if side_suit:
+                    beat += (1.0 - beat) * self._p_trump(seat) * willing
+                p *= 1.0 - min(beat, 1.0)
         return p
 
     # ------------------------------------------------------------------ values
@@ -366,19 +467,20 @@ class Reading:
         pts = POINTS[card]
         above = ABOVE[card] & self.in_play
         w = self.weights
+        strict = self.strict
         if suit == self.trump:
             future = 1.0 if not above else w.trump_future + w.trump_future_rank * rank
             # While the talon is open a trump can still take an ace or a ten at will.
-            power = (w.trump_power_strict if self.strict else w.trump_power_open) + rank
+            power = (w.trump_power_strict if strict else w.trump_power_open) + rank
             r = self.rules
             turnup = self.view.turnup
-            if r.exchange and rank == r.exchange_rank and turnup is not None and not self.strict:
+            if r.exchange and rank == r.exchange_rank and turnup is not None and not strict:
                 power += POINTS[turnup] + 2.0  # the exchange card is worth the turn-up
         else:
             if above:
                 future = w.side_future_beaten
             else:
-                future = w.side_future_strict if self.strict else w.side_future_open
+                future = w.side_future_strict if strict else w.side_future_open
             power = w.side_power_top if not above else 0.0
         value = pts * future + power
         if rank in (KING, QUEEN) and self.marriages_possible():
@@ -386,7 +488,7 @@ class Reading:
             worth = marriage_value(suit, self.trump)
             if self.hand >> other & 1:
                 value += w.marriage_pair * worth
-            elif self.unseen >> other & 1 and not self.strict and self.view.talon_size > 0:
+            elif self.unseen >> other & 1 and not strict and self.view.talon_size > 0:
                 value += w.marriage_hope * worth
         return value
 
@@ -406,44 +508,63 @@ class Reading:
         done = len(self.view.trick)
         return [(self.me + i) % self.n for i in range(1, self.n - done)]
 
-    def play_score(self, card: int) -> float:
-        """Expected points for this seat's side of playing ``card`` now (see module doc)."""
+    def _read_trick(self) -> list[int]:
+        """The facts of the trick that every card weighed by :meth:`play_score` shares."""
         v = self.view
-        trump = self.trump
         trick = v.trick
-        later = self.later_seats()
+        later = self._later = self.later_seats()
         w = self.weights
-        stake = sum(POINTS[c] for _, c in trick) + POINTS[card] + w.later_card * len(later)
+        self._trick_points = sum(POINTS[c] for _, c in trick)
+        self._later_points = w.later_card * len(later)
         if trick:
-            led = trick[0][1] // 6
+            self._led = trick[0][1] // 6
             win_seat, win_card = trick[0]
             for seat, c in trick[1:]:
-                if beats(c, win_card, trump):
+                if beats(c, win_card, self.trump):
                     win_seat, win_card = seat, c
+            self._win_seat, self._win_card = win_seat, win_card
+        else:
+            self._led = -1  # this seat leads
+        self._mine_points = self.side_points(self.mates | {self.me}, with_trick=True)
+        self._foe_points = self.side_points(self.foes, with_trick=True) if self.foes else 0
+        # The trick's winner leads next, and only the seat on lead may declare.
+        self._lead_marriage = self.marriage_in_hand() if self.n == 2 and v.talon_size > 0 else None
+        return later
+
+    def play_score(self, card: int) -> float:
+        """Expected points for this seat's side of playing ``card`` now (see module doc)."""
+        later = self._later
+        if later is None:
+            later = self._read_trick()
+        trump = self.trump
+        w = self.weights
+        stake = self._trick_points + POINTS[card] + self._later_points
+        led = self._led
+        if led >= 0:
+            win_card = self._win_card
             if beats(card, win_card, trump):
                 p = self.p_stands(card, led, later, stake)
-            elif win_seat in self.mates:
+            elif self._win_seat in self.mates:
                 p = self.p_stands(win_card, led, later, stake)
             else:
                 p = 0.0
         else:
-            led = card // 6
-            p = self.p_stands(card, led, later, stake)
+            p = self.p_stands(card, card // 6, later, stake)
         score = (2.0 * p - 1.0) * stake - self.keep_value(card)
-        mine = self.mates | {self.me}
         goal = self.rules.winning_points
-        if self.side_points(mine, with_trick=True) + stake >= goal:
+        if self._mine_points + stake >= goal:
             score += p * w.deal_end
-        if self.foes and self.side_points(self.foes, with_trick=True) + stake >= goal:
+        if self.foes and self._foe_points + stake >= goal:
             score -= (1.0 - p) * w.deal_end
-        if self.n == 2 and self.view.talon_size > 0:
+        if self._lead_marriage is not None:
             # The trick's winner leads next, and only the seat on lead may declare.
-            score += p * w.lead_for_marriage * self.marriage_in_hand()
-        if self.strict and not trick and card // 6 == trump and trump >= 0 and p > 0.95:
+            score += p * w.lead_for_marriage * self._lead_marriage
+        if self.strict and led < 0 and card // 6 == trump and trump >= 0 and p > 0.95:
             # Drawing the opponents' trumps makes the side suits' top cards safe.
-            foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
-            trumps = SUIT_MASK[trump] & self.in_play
-            if any(self.p_holds(s, trumps) > 0 for s in foes):
+            if self._draws is None:
+                foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
+                self._draws = any(self._p_trump(s) > 0 for s in foes)
+            if self._draws:
                 score += w.draw_trumps
         return score
 
@@ -587,8 +708,10 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
         return choose_partner(view, legal)
     reading = Reading(view, weights)
     actions = set(legal)
-    mine = reading.mates | {reading.me}
-    if CLAIM in actions and reading.side_points(mine) >= view.rules.winning_points:
+    if (
+        CLAIM in actions
+        and reading.side_points(reading.mates | {reading.me}) >= view.rules.winning_points
+    ):
         return _pick(legal, CLAIM)
     if CONCEDE in actions and hopeless(reading):
         return _pick(legal, CONCEDE)
