@@ -16,6 +16,7 @@ from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rules import Rules
+from sixtysix.core.state import Phase
 
 if TYPE_CHECKING:
     from sixtysix.core.state import DealState
@@ -118,8 +119,6 @@ def _card_set(mask: int) -> frozenset[Card]:
 
 
 def make_view(state: DealState, seat: int) -> View:
-    from sixtysix.core.state import Phase
-
     if not 0 <= seat < state.n:
         raise ValueError(f"no seat {seat} in a {state.n}-seat game")
     phase = state.phase
