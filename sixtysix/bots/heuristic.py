@@ -179,6 +179,8 @@ def beats(card: int, best: int, trump: int) -> bool:
 _SUIT_CARDS: tuple[int, ...] = tuple(
     sum(SUIT_MASK[s] for s in range(4) if suits >> s & 1) for suits in range(16)
 )
+#: Per suit, its king and queen.
+_KQ: tuple[int, ...] = tuple((1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4))
 #: Seats other than ``me`` at a table of ``n``, by ``(n, me)`` (made once each).
 _OTHERS: dict[tuple[int, int], frozenset[int]] = {}
 #: See :func:`_chance_of_any` (keyed by its arguments packed into one integer).
@@ -217,6 +219,7 @@ class Reading:
         "_p_trumps",
         "_p_voids",
         "_pools",
+        "_threats",
         "_trick_points",
         "_trumps",
         "_win_card",
@@ -338,8 +341,11 @@ class Reading:
         n = self.n
         history = v.history
         plays = [play for play in history if play[1] < NUM_CARDS]
-        counts = [0] * n
-        for seat, _ in plays:
+        # Every trick takes one card from each seat: the complete tricks count alike for all,
+        # and the seats already in the current trick have played one card more.
+        complete, extra = divmod(len(plays), n)
+        counts = [complete] * n
+        for seat, _ in plays[len(plays) - extra :]:
             counts[seat] += 1
         mine = len(v.hand)
         done = counts[self.me]
@@ -417,34 +423,35 @@ class Reading:
         phase duties decide (a follower must head or trump if he can); in the open phase a
         follower beats only when it pays, which ``stake`` (the trick's points) measures.
         """
+        mates = self.mates
+        return self._p_stands(card, led, [s for s in later if s not in mates], stake)
+
+    def _p_stands(self, card: int, led: int, threats: Sequence[int], stake: float) -> float:
+        """:meth:`p_stands` against ``threats``, the seats to come that are not partners."""
         trump = self.trump
         p = 1.0
         higher = ABOVE[card] & self.in_play
         suit = card // 6
-        mates = self.mates
         side_suit = suit != trump and trump >= 0
+        p_holds = self.p_holds
         if self.strict:
-            for seat in later:
-                if seat in mates:
-                    continue
+            for seat in threats:
                 if suit == led:
-                    beat = self.p_holds(seat, higher)
+                    beat = p_holds(seat, higher)
                     if side_suit:
                         beat += (1.0 - beat) * self.p_void(seat, led) * self._p_trump(seat)
                 else:  # a trump on a non-trump lead
-                    beat = self.p_void(seat, led) * self.p_holds(seat, higher)
-                p *= 1.0 - min(beat, 1.0)
+                    beat = self.p_void(seat, led) * p_holds(seat, higher)
+                p *= 1.0 - (1.0 if beat > 1.0 else beat)
         else:
             w = self.weights
             willing = w.willing_rich if stake >= w.rich_stake else w.willing_poor
             share = w.willing_follow if suit != trump else willing
-            for seat in later:
-                if seat in mates:
-                    continue
-                beat = self.p_holds(seat, higher) * share
+            for seat in threats:
+                beat = p_holds(seat, higher) * share
                 if side_suit:
                     beat += (1.0 - beat) * self._p_trump(seat) * willing
-                p *= 1.0 - min(beat, 1.0)
+                p *= 1.0 - (1.0 if beat > 1.0 else beat)
         return p
 
     # ------------------------------------------------------------------ values
@@ -452,9 +459,15 @@ class Reading:
     def side_points(self, seats: frozenset[int], with_trick: bool = False) -> int:
         """Valid points of ``seats``: card points, plus marriages once the side has a trick."""
         v = self.view
-        pts = sum(v.card_points[s] for s in seats)
+        card_points = v.card_points
+        pts = 0
+        for s in seats:
+            pts += card_points[s]
         if with_trick or any(v.tricks[s] for s in seats):
-            pts += sum(marriage_value(m, self.trump) for s in seats for m in v.marriages[s])
+            marriages = v.marriages
+            for s in seats:
+                for suit in marriages[s]:
+                    pts += marriage_value(suit, self.trump)
         return pts
 
     def marriages_possible(self) -> bool:
@@ -497,9 +510,9 @@ class Reading:
         if not self.marriages_possible():
             return 0
         best = 0
-        for suit in range(4):
-            kq = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
-            if self.hand & kq == kq:
+        hand = self.hand
+        for suit, kq in enumerate(_KQ):
+            if hand & kq == kq:
                 best = max(best, marriage_value(suit, self.trump))
         return best
 
@@ -513,6 +526,8 @@ class Reading:
         v = self.view
         trick = v.trick
         later = self._later = self.later_seats()
+        mates = self.mates
+        self._threats = [s for s in later if s not in mates]
         w = self.weights
         self._trick_points = sum(POINTS[c] for _, c in trick)
         self._later_points = w.later_card * len(later)
@@ -533,40 +548,74 @@ class Reading:
 
     def play_score(self, card: int) -> float:
         """Expected points for this seat's side of playing ``card`` now (see module doc)."""
+        return self.play_scores((card,))[0]
+
+    def play_scores(self, cards: Sequence[int]) -> list[float]:
+        """:meth:`play_score` of each of ``cards``, the work they share done once."""
         later = self._later
         if later is None:
             later = self._read_trick()
+        threats = self._threats
         trump = self.trump
         w = self.weights
-        stake = self._trick_points + POINTS[card] + self._later_points
+        deal_end = w.deal_end
+        goal = self.rules.winning_points
+        mine_points = self._mine_points
+        foe_points = self._foe_points if self.foes else None
+        lead_marriage = self._lead_marriage
+        trick_points = self._trick_points
+        later_points = self._later_points
         led = self._led
-        if led >= 0:
+        following = led >= 0
+        if following:
             win_card = self._win_card
-            if beats(card, win_card, trump):
-                p = self.p_stands(card, led, later, stake)
-            elif self._win_seat in self.mates:
-                p = self.p_stands(win_card, led, later, stake)
+            win_suit = win_card // 6
+            mate_wins = self._win_seat in self.mates
+        # Leading a trump in the strict phase may draw the opponents' last trumps.
+        drawing = self.strict and not following and trump >= 0
+        p_stands = self._p_stands
+        keep_value = self.keep_value
+        points = POINTS
+        scores = []
+        for card in cards:
+            stake = trick_points + points[card] + later_points
+            suit = card // 6
+            if not threats:
+                # Nobody to come can beat the trick: it is won if it is won now.
+                if not following or (card > win_card if suit == win_suit else suit == trump):
+                    p = 1.0
+                else:
+                    p = 1.0 if mate_wins else 0.0
+            elif not following:
+                p = p_stands(card, suit, threats, stake)
+            # Whether the card takes the lead from the trick's winning card (see beats).
+            elif card > win_card if suit == win_suit else suit == trump:
+                p = p_stands(card, led, threats, stake)
+            elif mate_wins:
+                p = p_stands(win_card, led, threats, stake)
             else:
                 p = 0.0
-        else:
-            p = self.p_stands(card, card // 6, later, stake)
-        score = (2.0 * p - 1.0) * stake - self.keep_value(card)
-        goal = self.rules.winning_points
-        if self._mine_points + stake >= goal:
-            score += p * w.deal_end
-        if self.foes and self._foe_points + stake >= goal:
-            score -= (1.0 - p) * w.deal_end
-        if self._lead_marriage is not None:
-            # The trick's winner leads next, and only the seat on lead may declare.
-            score += p * w.lead_for_marriage * self._lead_marriage
-        if self.strict and led < 0 and card // 6 == trump and trump >= 0 and p > 0.95:
-            # Drawing the opponents' trumps makes the side suits' top cards safe.
-            if self._draws is None:
-                foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
-                self._draws = any(self._p_trump(s) > 0 for s in foes)
-            if self._draws:
+            score = (2.0 * p - 1.0) * stake - keep_value(card)
+            if mine_points + stake >= goal:
+                score += p * deal_end
+            if foe_points is not None and foe_points + stake >= goal:
+                score -= (1.0 - p) * deal_end
+            if lead_marriage is not None:
+                # The trick's winner leads next, and only the seat on lead may declare.
+                score += p * w.lead_for_marriage * lead_marriage
+            if drawing and suit == trump and p > 0.95 and self._foes_may_trump():
+                # Drawing the opponents' trumps makes the side suits' top cards safe.
                 score += w.draw_trumps
-        return score
+            scores.append(score)
+        return scores
+
+    def _foes_may_trump(self) -> bool:
+        """Whether a seat not known to be a partner may still hold a trump (worked out once)."""
+        draws = self._draws
+        if draws is None:
+            foes = [s for s in range(self.n) if s != self.me and s not in self.mates]
+            draws = self._draws = any(self._p_trump(s) > 0 for s in foes)
+        return draws
 
 
 # ---------------------------------------------------------------------- bidding decisions
@@ -726,7 +775,11 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
             return max(marriages, key=lambda a: (marriage_value(a - MARRY, reading.trump), -a))
     if not plays:
         return legal[0]
-    return max(plays, key=lambda a: (reading.play_score(a), -a))
+    # The highest score, the lowest card among equals: the same as max(plays) by the key
+    # (score, -card), with the index riding along (never compared: the keys are distinct).
+    scores = reading.play_scores(plays)
+    best = max(zip(scores, [-a for a in plays], range(len(plays)), strict=True))[2]
+    return plays[best]
 
 
 def _pick(legal: Sequence[Action], code: int) -> Action:
