@@ -201,16 +201,18 @@ class Reading:
     """What the bot works out from one view: teams, hand sizes, voids, unseen pools.
 
     Everything here is derived from the view's public facts and the seat's own cards; it is
-    recomputed for every decision, since a view is all the bot ever receives. Within one
-    decision, what does not depend on the card being weighed (the pools each seat's cards
-    come from, the chances of voids and trumps, the trick so far, the sides' points) is worked
-    out once, on first use.
+    recomputed for every decision, since a view is all the bot ever receives. What only some
+    decisions need (the known and unseen cards, voids, hand sizes: the other seats' chances) is
+    read on first use, and within one decision what does not depend on the card being weighed
+    (the pools each seat's cards come from, the chances of voids and trumps, the trick so far,
+    the sides' points) is worked out once.
     """
 
     __slots__ = (
         "_draws",
         "_foe_points",
-        "_free",
+        "_hand_sizes",
+        "_known",
         "_later",
         "_later_points",
         "_lead_marriage",
@@ -218,17 +220,17 @@ class Reading:
         "_mine_points",
         "_p_trumps",
         "_p_voids",
-        "_pools",
+        "_seats",
         "_threats",
         "_trick_points",
         "_trumps",
+        "_unseen",
+        "_voids",
         "_win_card",
         "_win_seat",
         "foes",
         "hand",
-        "hand_sizes",
         "in_play",
-        "known",
         "mates",
         "me",
         "n",
@@ -236,9 +238,7 @@ class Reading:
         "rules",
         "strict",
         "trump",
-        "unseen",
         "view",
-        "voids",
         "weights",
     )
 
@@ -252,37 +252,73 @@ class Reading:
         trump = self.trump = -1 if v.trump is None else int(v.trump)
         hand = self.hand = mask_of(v.hand)
         played = self.played = mask_of(v.played)
-        known = self.known = [mask_of(k) for k in v.known]
-        # What View.unseen() holds, as a mask (without building its frozenset).
-        taken = hand | played
-        for cards in known:
-            taken |= cards
-        turnup = v.turnup
-        if turnup is not None:
-            taken |= 1 << turnup
-        unseen = self.unseen = rules.deck & FULL_DECK & ~taken
         closed = v.closed_by is not None
         self.strict = rules.strict_always or closed or v.talon_size == 0
         in_play = rules.deck & ~hand & ~played
-        if closed and turnup is not None:
-            in_play &= ~(1 << turnup)  # the turn-up stays under the closed talon
+        if closed and v.turnup is not None:
+            in_play &= ~(1 << v.turnup)  # the turn-up stays under the closed talon
         #: Cards not ours and not yet played that can still fall in a trick.
         self.in_play = in_play
-        #: Per seat, a 4-bit mask of suits it has shown to hold no more of; and the cards each
-        #: seat holds now (every seat draws alike, so the play counts tell).
-        self.voids, self.hand_sizes = self._read_history()
-        self.mates, self.foes = self._teams()
-        # For p_holds: per seat, the unseen cards it may hold (not of a suit it is void in),
-        # and how many of its cards are not known to all.
-        self._pools = [unseen & ~_SUIT_CARDS[suits] for suits in self.voids]
-        sizes = self.hand_sizes
-        self._free = [sizes[s] - known[s].bit_count() for s in range(n)]
         self._trumps = SUIT_MASK[trump] & in_play if trump >= 0 else 0
+        # Read on first use (None: not yet): see the properties below.
+        self._known: list[int] | None = None
+        self._unseen: int | None = None
+        self._voids: list[int] | None = None
+        self._hand_sizes: list[int] | None = None
+        self._seats: list[tuple[int, int, int, int]] | None = None
+        self.mates, self.foes = self._teams()
         # Memos (-1: not worked out yet): p_void per seat and suit, p_holds of a trump per seat.
         self._p_voids = [-1.0] * (4 * n)
         self._p_trumps = [-1.0] * n
         self._later: list[int] | None = None  # the trick's facts, once play_score needs them
         self._draws: bool | None = None
+
+    @property
+    def known(self) -> list[int]:
+        """Per seat, the cards every seat knows it holds (a mask each)."""
+        return self._known if self._known is not None else self._read_cards()[0]
+
+    @property
+    def unseen(self) -> int:
+        """The cards of :meth:`View.unseen`, as a mask."""
+        return self._unseen if self._unseen is not None else self._read_cards()[1]
+
+    @property
+    def voids(self) -> list[int]:
+        """Per seat, a 4-bit mask of suits it has shown to hold no more of."""
+        return self._voids if self._voids is not None else self._read_history()[0]
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """The cards each seat holds now (every seat draws alike, so the play counts tell)."""
+        return self._hand_sizes if self._hand_sizes is not None else self._read_history()[1]
+
+    def _read_cards(self) -> tuple[list[int], int]:
+        """:attr:`known` and :attr:`unseen`."""
+        v = self.view
+        known = self._known = [mask_of(k) for k in v.known]
+        taken = self.hand | self.played
+        for cards in known:
+            taken |= cards
+        if v.turnup is not None:
+            taken |= 1 << v.turnup
+        unseen = self._unseen = self.rules.deck & FULL_DECK & ~taken
+        return known, unseen
+
+    def _read_seats(self) -> list[tuple[int, int, int, int]]:
+        """What :meth:`p_holds` needs of each seat: the cards known to be in its hand, the
+        unseen cards it may hold (none of a suit it is void in), how many of its cards are not
+        known, and how many it may hold."""
+        known = self.known
+        unseen = self.unseen
+        sizes = self.hand_sizes
+        seats = []
+        for seat, suits in enumerate(self.voids):
+            pool = unseen & ~_SUIT_CARDS[suits]
+            free = sizes[seat] - known[seat].bit_count()
+            seats.append((known[seat], pool, free, pool.bit_count()))
+        self._seats = seats
+        return seats
 
     # ------------------------------------------------------------------ teams
 
@@ -330,7 +366,7 @@ class Reading:
         return candidates[0] if len(candidates) == 1 else None
 
     def _read_history(self) -> tuple[list[int], list[int]]:
-        """Per seat, a 4-bit mask of suits it has shown to hold no more of; and its hand size.
+        """:attr:`voids` and :attr:`hand_sizes`.
 
         Only strict-phase tricks tell of voids: there a follower who does not follow suit has
         none of it, and one who then does not trump has no trumps either. Hand sizes follow
@@ -378,22 +414,22 @@ class Reading:
                     voids[seat] |= 1 << led
                     if trump >= 0 and suit != trump:
                         voids[seat] |= 1 << trump
+        self._voids, self._hand_sizes = voids, sizes
         return voids, sizes
 
     # ------------------------------------------------------------------ probabilities
 
     def p_holds(self, seat: int, cards: int) -> float:
         """Chance that ``seat`` holds at least one of ``cards``, from what this seat knows."""
-        if cards & self.known[seat]:
+        seats = self._seats
+        if seats is None:
+            seats = self._read_seats()
+        known, pool, free, size = seats[seat]
+        if cards & known:
             return 1.0
-        pool = self._pools[seat]
         k = (cards & pool).bit_count()
-        if not k:
+        if not k or free <= 0:
             return 0.0
-        free = self._free[seat]
-        if free <= 0:
-            return 0.0
-        size = pool.bit_count()
         if free >= size:
             return 1.0
         return _chance_of_any(size, k, free)
