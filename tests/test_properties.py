@@ -6,6 +6,7 @@ every step, whatever the variant or its options.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import random
 from enum import Enum
@@ -22,7 +23,7 @@ from sixtysix.core.records import DealRecord, Record, load_record_text
 from sixtysix.core.replay import replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.rules import Rules
-from sixtysix.core.state import DealState
+from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import Registry, build_registry
@@ -175,6 +176,58 @@ def test_view_holds_no_reference_to_the_state() -> None:
             if isinstance(obj, (tuple, frozenset)):
                 todo.extend(obj)
         assert all(not isinstance(r, DealState) for r in gc.get_referents(view))
+
+
+def test_each_view_field_holds_its_own_fact() -> None:
+    """make_view fills a view's fields by position: each must hold what its name says."""
+    for name, options in CONFIGS:
+        variant = make(name, options)
+        state = random_deal(variant, random.Random(5))
+        rnd = random.Random(6)
+        while True:
+            for seat in range(state.n):
+                view = state.view(seat)
+                assert type(view) is View and view == dataclasses.replace(view)
+                assert (view.variant, view.rules, view.seat, view.seats) == (
+                    variant.name,
+                    state.rules,
+                    seat,
+                    state.n,
+                )
+                assert (view.dealer, view.phase, view.to_act, view.leader) == (
+                    state.dealer,
+                    state.phase,
+                    state.to_act,
+                    state.leader,
+                )
+                if state.phase != Phase.TRUMP_CALL:
+                    assert mask_of(view.hand) == state.hands[seat]
+                assert view.trump == (None if state.trump < 0 else state.trump)
+                assert view.turnup == (None if state.turnup < 0 else state.turnup)
+                assert view.talon_size == state.talon_size
+                assert view.closed_by == (None if state.closed_by < 0 else state.closed_by)
+                assert view.trick == tuple(state.trick)
+                assert view.history == tuple(state.history)
+                assert view.tricks == tuple(state.tricks)
+                assert view.card_points == tuple(state.card_points)
+                assert view.marriages == tuple(tuple(m) for m in state.marriages)
+                assert [mask_of(k) for k in view.known] == state.known
+                assert mask_of(view.played) == mask_of(c for _, c in state.trick) | sum(state.won)
+                assert view.declarer == (None if state.declarer < 0 else state.declarer)
+                ace = state.called_ace
+                assert view.called_ace == (None if ace < 0 else ace)
+                assert view.partner in (None, state.partner)
+                assert view.solo == state.solo
+                mine = state.to_act == seat
+                assert view.legal_actions == (tuple(state.legal_actions()) if mine else ())
+                assert view.outcome is state.outcome
+                assert view.options == tuple(
+                    (spec.name, getattr(variant.options, spec.name))
+                    for spec in variant.options.specs()
+                )
+            if state.is_over:
+                break
+            state.apply(rnd.choice(state.legal_actions()))
 
 
 def redeal_unseen(state: DealState, seat: int, rnd: random.Random) -> DealSetup | None:
