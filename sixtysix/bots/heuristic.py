@@ -383,32 +383,26 @@ class Reading:
         counts = [complete] * n
         for seat, _ in plays[len(plays) - extra :]:
             counts[seat] += 1
-        mine = len(v.hand)
-        done = counts[self.me]
-        sizes = [mine + done - counts[s] for s in range(n)]
+        mine = len(v.hand) + counts[self.me]
+        sizes = [mine - played for played in counts]
         voids = [0] * n
-        if r.strict_always:
-            first = 0  # the first strict trick
+        # The first strict trick: the first of all without an open phase, else the one after
+        # which the talon is exhausted (draws happen while it lasts), or the first after a close.
+        if r.strict_always or r.turnup_after_round is None:
+            first = 0
         else:
-            if r.turnup_after_round is None:
-                first = 0
-            else:
-                # Tricks after which the talon is exhausted (draws happen while it lasts).
-                talon = max(r.deck.bit_count() - r.hand_size * n, 0)
-                first = talon // n
-            if len(plays) < len(history) and any(a == CLOSE for _, a in history):
-                closed_at = tricks = 0
+            first = max(r.deck.bit_count() - r.hand_size * n, 0) // n
+            if v.closed_by is not None:  # the history holds the close
+                tricks = 0
                 for _, action in history:
                     if action < NUM_CARDS:
                         tricks += 1
                     elif action == CLOSE:
-                        closed_at = tricks // n
-                first = min(first, closed_at)
+                        first = min(first, tricks // n)
         trump = self.trump
         for start in range(first * n, len(plays), n):
-            trick = plays[start : start + n]
-            led = trick[0][1] // 6
-            for seat, action in trick[1:]:
+            led = plays[start][1] // 6
+            for seat, action in plays[start + 1 : start + n]:
                 suit = action // 6
                 if suit != led:
                     voids[seat] |= 1 << led
@@ -563,19 +557,21 @@ class Reading:
         trick = v.trick
         later = self._later = self.later_seats()
         mates = self.mates
-        self._threats = [s for s in later if s not in mates]
-        w = self.weights
-        self._trick_points = sum(POINTS[c] for _, c in trick)
-        self._later_points = w.later_card * len(later)
+        self._threats = [s for s in later if s not in mates] if mates else later
+        self._later_points = self.weights.later_card * len(later)
         if trick:
             self._led = trick[0][1] // 6
             win_seat, win_card = trick[0]
+            points = POINTS[win_card]
             for seat, c in trick[1:]:
+                points += POINTS[c]
                 if beats(c, win_card, self.trump):
                     win_seat, win_card = seat, c
             self._win_seat, self._win_card = win_seat, win_card
+            self._trick_points = points
         else:
             self._led = -1  # this seat leads
+            self._trick_points = 0
         self._mine_points = self.side_points(self.mates | {self.me}, with_trick=True)
         self._foe_points = self.side_points(self.foes, with_trick=True) if self.foes else 0
         # The trick's winner leads next, and only the seat on lead may declare.
