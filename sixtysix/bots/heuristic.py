@@ -265,7 +265,7 @@ class Reading:
         self._unseen: int | None = None
         self._voids: list[int] | None = None
         self._hand_sizes: list[int] | None = None
-        self._seats: list[tuple[int, int, int, int]] | None = None
+        self._seats: list[tuple[int, int, int, int] | None] = [None] * n
         self.mates, self.foes = self._teams()
         # Memos (-1: not worked out yet): p_void per seat and suit, p_holds of a trump per seat.
         self._p_voids = [-1.0] * (4 * n)
@@ -305,20 +305,15 @@ class Reading:
         unseen = self._unseen = self.rules.deck & FULL_DECK & ~taken
         return known, unseen
 
-    def _read_seats(self) -> list[tuple[int, int, int, int]]:
-        """What :meth:`p_holds` needs of each seat: the cards known to be in its hand, the
-        unseen cards it may hold (none of a suit it is void in), how many of its cards are not
-        known, and how many it may hold."""
-        known = self.known
-        unseen = self.unseen
-        sizes = self.hand_sizes
-        seats = []
-        for seat, suits in enumerate(self.voids):
-            pool = unseen & ~_SUIT_CARDS[suits]
-            free = sizes[seat] - known[seat].bit_count()
-            seats.append((known[seat], pool, free, pool.bit_count()))
-        self._seats = seats
-        return seats
+    def _read_seat(self, seat: int) -> tuple[int, int, int, int]:
+        """What :meth:`p_holds` needs of ``seat``: the cards known to be in its hand, the unseen
+        cards it may hold (none of a suit it is void in), how many of its cards are not known,
+        and how many it may hold."""
+        known = self.known[seat]
+        pool = self.unseen & ~_SUIT_CARDS[self.voids[seat]]
+        free = self.hand_sizes[seat] - known.bit_count()
+        info = self._seats[seat] = (known, pool, free, pool.bit_count())
+        return info
 
     # ------------------------------------------------------------------ teams
 
@@ -375,16 +370,11 @@ class Reading:
         v = self.view
         r = v.rules
         n = self.n
-        history = v.history
-        plays = [play for play in history if play[1] < NUM_CARDS]
-        # Every trick takes one card from each seat: the complete tricks count alike for all,
-        # and the seats already in the current trick have played one card more.
-        complete, extra = divmod(len(plays), n)
-        counts = [complete] * n
-        for seat, _ in plays[len(plays) - extra :]:
-            counts[seat] += 1
-        mine = len(v.hand) + counts[self.me]
-        sizes = [mine - played for played in counts]
+        # Every trick takes one card from each seat: the seats already in the current trick
+        # have played one card more than the others.
+        in_trick = [s for s, _ in v.trick]
+        mine = len(v.hand) + (self.me in in_trick)
+        sizes = [mine - (s in in_trick) for s in range(n)]
         voids = [0] * n
         # The first strict trick: the first of all without an open phase, else the one after
         # which the talon is exhausted (draws happen while it lasts), or the first after a close.
@@ -394,11 +384,15 @@ class Reading:
             first = max(r.deck.bit_count() - r.hand_size * n, 0) // n
             if v.closed_by is not None:  # the history holds the close
                 tricks = 0
-                for _, action in history:
+                for _, action in v.history:
                     if action < NUM_CARDS:
                         tricks += 1
                     elif action == CLOSE:
                         first = min(first, tricks // n)
+        if first * n >= len(v.played):  # one card played per card in the history
+            self._voids, self._hand_sizes = voids, sizes
+            return voids, sizes  # no strict trick yet
+        plays = [play for play in v.history if play[1] < NUM_CARDS]
         trump = self.trump
         for start in range(first * n, len(plays), n):
             led = plays[start][1] // 6
@@ -415,10 +409,10 @@ class Reading:
 
     def p_holds(self, seat: int, cards: int) -> float:
         """Chance that ``seat`` holds at least one of ``cards``, from what this seat knows."""
-        seats = self._seats
-        if seats is None:
-            seats = self._read_seats()
-        known, pool, free, size = seats[seat]
+        info = self._seats[seat]
+        if info is None:
+            info = self._read_seat(seat)
+        known, pool, free, size = info
         if cards & known:
             return 1.0
         k = (cards & pool).bit_count()
@@ -531,7 +525,7 @@ class Reading:
             worth = marriage_value(suit, self.trump)
             if self.hand >> other & 1:
                 value += w.marriage_pair * worth
-            elif self.unseen >> other & 1 and not strict and self.view.talon_size > 0:
+            elif not strict and self.view.talon_size > 0 and self.unseen >> other & 1:
                 value += w.marriage_hope * worth
         return value
 
