@@ -11,7 +11,6 @@ copy of what one seat may know.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from sixtysix.core.actions import (
@@ -44,19 +43,13 @@ from sixtysix.core.cards import (
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome
+from sixtysix.core.phase import Phase as Phase
 from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.tricks import trick_facts, trick_winner
+from sixtysix.core.view import View, make_view
 
 if TYPE_CHECKING:
     from sixtysix.core.variant import Variant
-    from sixtysix.core.view import View
-
-
-class Phase(IntEnum):
-    TRUMP_CALL = 0
-    PARTNER_CALL = 1
-    PLAY = 2
-    OVER = 3
 
 
 # What a strict-phase follower must do; the explanation of an illegal card names it.
@@ -214,8 +207,6 @@ class DealState:
         return legal
 
     def view(self, seat: int) -> View:
-        from sixtysix.core.view import make_view
-
         return make_view(self, seat)
 
     # ------------------------------------------------------------------ legal actions

@@ -16,8 +16,8 @@ from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import Outcome
+from sixtysix.core.phase import Phase
 from sixtysix.core.rules import Rules
-from sixtysix.core.state import Phase
 
 if TYPE_CHECKING:
     from sixtysix.core.state import DealState
