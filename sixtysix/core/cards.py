@@ -133,10 +133,22 @@ class Card(int):
 CARDS: tuple[Card, ...] = tuple(Card(c) for c in range(NUM_CARDS))
 
 
-#: ``_BYTE_CARDS[k][b]``: the cards of byte ``b`` of a mask shifted to bits ``8k..8k+7``.
-_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[c] for c in iter_mask(b << (8 * k))) for b in range(256)) for k in range(3)
+#: ``_BYTE_IDS[k][b]``: the card integers of byte ``b`` of a mask shifted to bits ``8k..8k+7``;
+#: ``_BYTE_CARDS`` the same as :class:`Card` objects.
+_BYTE_IDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(iter_mask(b << (8 * k))) for b in range(256)) for k in range(3)
 )
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[c] for c in ids) for ids in table) for table in _BYTE_IDS
+)
+
+
+def card_ids(mask: int) -> list[int]:
+    """The card integers of a mask in a new list, ascending (as :func:`iter_mask` yields them)."""
+    if 0 <= mask <= FULL_DECK:
+        low, mid, high = _BYTE_IDS  # a table per byte: this runs for every legal move list
+        return [*low[mask & 0xFF], *mid[mask >> 8 & 0xFF], *high[mask >> 16]]
+    return list(iter_mask(mask))
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:

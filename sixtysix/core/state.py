@@ -37,6 +37,7 @@ from sixtysix.core.cards import (
     SUIT_MASK,
     SUIT_NAMES,
     SUIT_NAMES_SINGULAR,
+    card_ids,
     format_cards,
     iter_mask,
 )
@@ -273,30 +274,17 @@ class DealState:
         s = self.to_act
         hand = self.hands[s]
         r = self.rules
-        out: list[int] = []
         if self.trick:
-            mask = self._duty(hand)[0] if self.strict else hand
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
+            out = card_ids(self._duty(hand)[0] if self.strict else hand)
             if r.concession and self._may_concede(s):
                 out.append(CONCEDE)
             return out
         if self.lead_marry >= 0:
-            mask = hand & _KQ[self.lead_marry]
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
+            out = card_ids(hand & _KQ[self.lead_marry])
             if r.manual_claim:
                 out.append(CLAIM)
             return out
-        mask = hand
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
+        out = card_ids(hand)
         if self._may_marry():
             for suit in range(4):
                 kq = _KQ[suit]
