@@ -145,6 +145,7 @@ def make_view(state: DealState, seat: int) -> View:
     closed_by = state.closed_by
     declarer = state.declarer
     called_ace = state.called_ace
+    known = state.known
     # Positional, in the order of View's fields (see _new_view).
     return _new_view(
         state.variant.name,  # variant
@@ -165,7 +166,7 @@ def make_view(state: DealState, seat: int) -> View:
         tuple(state.tricks),  # tricks
         tuple(state.card_points),  # card_points
         tuple(map(tuple, state.marriages)),  # marriages
-        tuple(map(_card_set, state.known)),  # known
+        tuple(map(_card_set, known)) if any(known) else (_NO_CARDS,) * len(known),  # known
         _card_set(played),  # played
         None if declarer < 0 else declarer,  # declarer
         None if called_ace < 0 else CARDS[called_ace],  # called_ace
