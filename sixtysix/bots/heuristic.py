@@ -500,7 +500,8 @@ class Reading:
 
     def keep_value(self, card: int) -> float:
         """What ``card`` is worth kept in hand: points it may still win, power, a marriage."""
-        suit, rank = divmod(card, 6)
+        suit = card // 6
+        rank = card % 6
         pts = POINTS[card]
         above = ABOVE[card] & self.in_play
         w = self.weights
@@ -513,12 +514,12 @@ class Reading:
             turnup = self.view.turnup
             if r.exchange and rank == r.exchange_rank and turnup is not None and not strict:
                 power += POINTS[turnup] + 2.0  # the exchange card is worth the turn-up
-        else:
-            if above:
-                future = w.side_future_beaten
-            else:
-                future = w.side_future_strict if strict else w.side_future_open
-            power = w.side_power_top if not above else 0.0
+        elif above:
+            future = w.side_future_beaten
+            power = 0.0
+        else:  # the top card left in its suit
+            future = w.side_future_strict if strict else w.side_future_open
+            power = w.side_power_top
         value = pts * future + power
         if rank in (KING, QUEEN) and self.marriages_possible():
             other = suit * 6 + (QUEEN if rank == KING else KING)
