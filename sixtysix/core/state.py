@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sixtysix.core import view as view_module
 from sixtysix.core.actions import (
     ACTION_NAMES,
     CLAIM,
@@ -47,7 +48,7 @@ from sixtysix.core.outcome import DealEnd, EndKind, Outcome
 from sixtysix.core.phase import Phase as Phase
 from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.tricks import trick_facts, trick_winner
-from sixtysix.core.view import View, make_view
+from sixtysix.core.view import View
 
 if TYPE_CHECKING:
     from sixtysix.core.variant import Variant
@@ -208,7 +209,8 @@ class DealState:
         return legal
 
     def view(self, seat: int) -> View:
-        return make_view(self, seat)
+        # make_view looked up at each call, so that it can be replaced (as tests do).
+        return view_module.make_view(self, seat)
 
     # ------------------------------------------------------------------ legal actions
 
