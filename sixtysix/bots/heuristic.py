@@ -38,6 +38,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import neg
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
@@ -778,11 +779,14 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
     legal = view.legal_actions
     if len(legal) == 1:
         return legal[0]
-    if view.phase == Phase.TRUMP_CALL:
-        return choose_trump(view, legal)
-    if view.phase == Phase.PARTNER_CALL:
-        return choose_partner(view, legal)
+    if view.phase != Phase.PLAY:
+        if view.phase == Phase.TRUMP_CALL:
+            return choose_trump(view, legal)
+        if view.phase == Phase.PARTNER_CALL:
+            return choose_partner(view, legal)
     reading = Reading(view, weights)
+    if max(legal) < NUM_CARDS:  # nothing but cards to play: the usual case
+        return _best_play(reading, legal)
     actions = set(legal)
     if (
         CLAIM in actions
@@ -802,10 +806,15 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
             return max(marriages, key=lambda a: (marriage_value(a - MARRY, reading.trump), -a))
     if not plays:
         return legal[0]
-    # The highest score, the lowest card among equals: the same as max(plays) by the key
-    # (score, -card), with the index riding along (never compared: the keys are distinct).
+    return _best_play(reading, plays)
+
+
+def _best_play(reading: Reading, plays: Sequence[Action]) -> Action:
+    """The card with the highest :meth:`Reading.play_score`, the lowest among equals."""
+    # The same as max(plays) by the key (score, -card), with the index riding along (never
+    # compared: the keys are distinct).
     scores = reading.play_scores(plays)
-    best = max(zip(scores, [-a for a in plays], range(len(plays)), strict=True))[2]
+    best = max(zip(scores, map(neg, plays), range(len(plays)), strict=True))[2]
     return plays[best]
 
 
