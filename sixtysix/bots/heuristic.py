@@ -390,9 +390,10 @@ class Reading:
                         tricks += 1
                     elif action == CLOSE:
                         first = min(first, tricks // n)
-        if first * n >= len(v.played):  # one card played per card in the history
+        # The played cards are the history's card plays, one each.
+        if first * n >= len(v.played):  # no strict trick begun: nothing to read
             self._voids, self._hand_sizes = voids, sizes
-            return voids, sizes  # no strict trick yet
+            return voids, sizes
         plays = [play for play in v.history if play[1] < NUM_CARDS]
         trump = self.trump
         for start in range(first * n, len(plays), n):
