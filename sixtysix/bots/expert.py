@@ -9,6 +9,15 @@ each action on each deal, play the best average) and chooses per position how to
   exactly the opponent's hand; late three- and four-player deals once play has located every
   card) the deal is solved to its end by alpha-beta;
 - **every consistent deal instead of a sample** when there are few of them;
+- **two players, talon open: play-outs blended with search** (``open=blend``). Each action is
+  played out to the end of each of :data:`PLAYOUTS` sampled deals by the rule player on both
+  sides (the heuristic with the weights of :data:`ADVISOR_WEIGHTS`), each seat seeing only its
+  own view of the imagined deal, so nobody in a play-out knows where the hidden cards lie; with
+  numba the compiled search also values each action on as many other deals (below), and the
+  expert takes the mean of the two. The search flatters plans that need the hidden cards just
+  so, the play-outs value an action as the rule player would go on: their errors lean opposite
+  ways. Against an opponent whose play reads as random, the search alone (the rule players of
+  the play-outs would misjudge it);
 - **two players, with numba** (the ``fast`` extra; :mod:`sixtysix.bots.compiled`): each
   sampled deal is searched by the compiled alpha-beta, one trick ahead while the talon is open
   (then the fitted evaluation) and to the end of the deal after a close, so closing is valued
@@ -19,26 +28,28 @@ each action on each deal, play the best average) and chooses per position how to
   player would never inflict);
 - **alpha-beta on each sampled deal** by the generic search otherwise, in strict-phase
   endgames small enough to solve (at most six tricks with two players, four with more);
-- **rollouts** everywhere else (an open talon without numba, a trump or partner call, long
-  three- and four-player deals): each action is played out to the end of each sampled deal by
-  the ``heuristic`` player, every seat using only its own view of the imagined deal.
+- **rollouts** by the registered ``heuristic`` player everywhere else (a trump or partner
+  call, long three- and four-player deals, an open talon without numba when play-outs are
+  turned off): each action is played out to the end of each sampled deal, every seat using
+  only its own view of the imagined deal.
 
-**The margin** (two players). Where the values are estimates, the move the rule player would
-make is kept unless the search rates another at least ``margin`` game points higher (the
-``heuristic``, with weights fitted by play for the game's shape where that measured stronger:
-:data:`ADVISOR_WEIGHTS`). Determinization has known biases: each imagined deal is searched as
-if every card, and the order of the talon, were face up, which flatters plans that need the
-hidden cards to lie just so. The rule player's move is a sound default and the search overrules
-it where it sees a real gain. Measured on identical deals (``sixtysix duel 66 expert heuristic
---deals 200 --seed 21``): the search alone won 53-54% of the games against the heuristic player
-whether it looked one trick ahead, three, or as deep as the budget allowed; with a margin of
-0.3 to 0.8 it won 61-62%. A deeper look-ahead made the overrules worse (57% at two tricks, 54%
-to the end), which is the face-up bias at work; so one trick it is. Neither more deals (48:
-61.3%) nor weighing them by the opponent's play made a measurable difference there (without the
-weights 61.8% over 300 deals, with ten candidates per deal 61.5%); the weights are kept because
-they cost little and use information a strong player uses, not because they were seen to win
-games. In games of Schnapsen's shape the margin is smaller (:data:`SMALL_DECK_MARGIN`): played
-out both ways, the search's overrules pay there from a smaller gap.
+**The margin** (two players). Where the values are estimates (searched, played out or blended),
+the move the rule player would make is kept unless the values rate another at least ``margin``
+game points higher (the ``heuristic``, with weights fitted by play for the game's shape where
+that measured stronger: :data:`ADVISOR_WEIGHTS`). Determinization has known biases: each
+imagined deal is searched as if every card, and the order of the talon, were face up, which
+flatters plans that need the hidden cards to lie just so. The rule player's move is a sound
+default, overruled where the values see a real gain. Measured on identical deals, with the
+search alone valuing open positions (``sixtysix duel 66 expert heuristic --deals 200 --seed
+21``): the search alone won 53-54% of the games against the heuristic player whether it looked
+one trick ahead, three, or as deep as the budget allowed; with a margin of 0.3 to 0.8 it won
+61-62%. A deeper look-ahead made the overrules worse (57% at two tricks, 54% to the end), which
+is the face-up bias at work; so one trick it is. Neither more deals (48: 61.3%) nor weighing
+them by the opponent's play made a measurable difference there (without the weights 61.8% over
+300 deals, with ten candidates per deal 61.5%); the weights are kept because they cost little
+and use information a strong player uses, not because they were seen to win games. In games of
+Schnapsen's shape the margin is smaller (:data:`SMALL_DECK_MARGIN`): played out both ways, the
+search's overrules pay there from a smaller gap.
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
@@ -52,13 +63,13 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.compiled import CompiledSearch, available, supports
-from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, Weights, decide
+from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.inference import chance_of_random, read_play, resample
 from sixtysix.bots.pimc import (
     Budget,
@@ -125,6 +136,18 @@ TIE_MIX = 0.5
 #: cheaper there (more forced moves), and the position is harder to read.
 MANY_SEATS_SAMPLES = 48
 
+#: How two-player positions with the talon open are valued (``open`` parameter): each action
+#: played out on each imagined deal by the rule player on both sides, each seat seeing only its
+#: own view of the deal ("rollouts"); one trick of compiled search and the fitted evaluation
+#: ("search"; without numba, the generic search's rollouts); or the mean of the two ("blend",
+#: the default; see the module doc for the figures).
+OPEN_BLEND = "blend"
+OPEN_ROLLOUTS = "rollouts"
+OPEN_SEARCH = "search"
+OPEN_METHODS = (OPEN_BLEND, OPEN_ROLLOUTS, OPEN_SEARCH)
+#: Deals played out per move where the open talon is played out (two players).
+PLAYOUTS = 24
+
 #: The registered bot that plays the imagined deals out.
 ROLLOUT_POLICY = "heuristic"
 
@@ -168,6 +191,26 @@ def needs_rollouts(view: View) -> bool:
 Policy = Sequence[Bot]
 
 
+def open_two_player(view: View) -> bool:
+    """A two-player position in play with the talon open: where the expert may play out."""
+    return (
+        view.seats == 2
+        and view.phase == Phase.PLAY
+        and view.talon_size > 0
+        and view.closed_by is None
+    )
+
+
+def rule_players(weights: Weights, seats: int) -> list[Bot]:
+    """The built-in rule player with ``weights``, one per seat, to play imagined deals out."""
+    players: list[Bot] = []
+    for seat in range(seats):
+        player = HeuristicBot(seat, Seed(0))
+        player.weights = weights
+        players.append(player)
+    return players
+
+
 def rollout_policy(seats: int) -> Policy | None:
     """One rollout player per seat (the registered ``heuristic`` bot), or None if missing."""
     from sixtysix.plugins.manager import get_registry
@@ -186,11 +229,14 @@ def rollout_estimate(
     sampler: Sampler,
     policy: Policy,
     clock: Clock = time.perf_counter,
+    draws: Sequence[tuple[DealState, int]] | None = None,
 ) -> Estimate:
     """Mean value of each action when each sampled deal is played out by ``policy``.
 
     Every action is tried on the same sampled deals (common random numbers), so differences
-    between actions are not drowned by the luck of the sample.
+    between actions are not drowned by the luck of the sample. ``draws``: the deals to play
+    out, each with the number of draws it stands for (:func:`weighted_deals`); by default
+    ``budget.samples`` uniform draws.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -198,8 +244,14 @@ def rollout_estimate(
     deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
     tally = Tally(legal)
     moves = 0
-    for _ in range(max(1, budget.samples)):
-        deal = sampler.sample(stream)
+    todo: Iterable[tuple[DealState, int]] = (
+        ((sampler.sample(stream), 1) for _ in range(max(1, budget.samples)))
+        if draws is None
+        else draws
+    )
+    for deal, times in todo:
+        if not times:
+            continue
         values: dict[int, float] = {}
         final: list[int] = []
         for a in legal:
@@ -216,10 +268,55 @@ def rollout_estimate(
                     state.apply(policy[actor].choose(state.view(actor)))
                     moves += 1
             values[a] = deal_value(state, seat)
-        tally.add(values, final)
+        tally.add(values, final, times)
         if deadline is not None and clock() >= deadline:
             break
     return tally.estimate(complete=False, nodes=moves, method="rollouts")
+
+
+def weighted_deals(
+    view: View,
+    sampler: Sampler,
+    stream: Stream,
+    samples: int,
+    model: Policy | None,
+    random_prior: float,
+) -> tuple[list[DealState], list[int], float]:
+    """``samples`` draws of deals consistent with the view, weighed by the other seats' play.
+
+    With a ``model`` and some play to read, ``CANDIDATES`` times as many deals are drawn and
+    resampled by how well they explain that play (:mod:`sixtysix.bots.inference`); otherwise
+    ``samples`` uniform draws. Returns the deals, how many draws each stands for, and the
+    probability that the other seat plays at random (0 when nothing was read: expect the best
+    reply).
+    """
+    samples = max(1, samples)
+    if model is not None and view.history:
+        deals = [sampler.sample(stream) for _ in range(CANDIDATES * samples)]
+        readings = [read_play(d, view.seat, model) for d in deals]
+        chance, weights = chance_of_random(readings, random_prior)
+        return deals, resample(weights, samples, stream), chance
+    return [sampler.sample(stream) for _ in range(samples)], [1] * samples, 0.0
+
+
+def blended(rolled: Estimate, searched: Estimate) -> Estimate:
+    """The mean of two estimates of the same position, by play-outs and by search.
+
+    Their errors lean opposite ways: the search sees each imagined deal face up and
+    flatters plans that need the hidden cards just so; the play-outs value each action as the
+    rule player would go on, no better. Neither is solved to the end.
+    """
+    return Estimate(
+        {a: (v + searched.values[a]) / 2 for a, v in rolled.values.items()},
+        {a: (w + searched.wins[a]) / 2 for a, w in rolled.wins.items()},
+        rolled.deals + searched.deals,
+        False,
+        False,
+        rolled.nodes + searched.nodes,
+        method="blend",
+        certain=rolled.certain & searched.certain,
+        chance=searched.chance,
+    )
 
 
 def compiled_estimate(
@@ -264,13 +361,10 @@ def compiled_estimate(
         kept = [1] * len(deals)
         if model is not None and view.history and random_prior > 0:
             chance, _ = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
-    elif model is not None and view.history:
-        deals = [sampler.sample(stream) for _ in range(CANDIDATES * max(1, budget.samples))]
-        chance, weights = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
-        kept = resample(weights, max(1, budget.samples), stream)
     else:
-        deals = [sampler.sample(stream) for _ in range(max(1, budget.samples))]
-        kept = [1] * len(deals)
+        deals, kept, chance = weighted_deals(
+            view, sampler, stream, budget.samples, model, random_prior
+        )
     planned = sum(kept)
     per_draw = max(1, budget.nodes // planned)
     mix = chance if chance >= RANDOM_FLOOR else 0.0
@@ -316,6 +410,9 @@ def expert_estimate(
     use_compiled: bool = True,
     random_prior: float = 0.0,
     tie_mix: float = 0.0,
+    players: Policy | None = None,
+    playouts: int = 0,
+    blend: bool = False,
 ) -> Estimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -323,12 +420,31 @@ def expert_estimate(
     ``use_compiled`` is false); ``policy`` (one bot per seat) plays the rollouts and weighs
     the deals, the ``heuristic`` bot by default; ``random_prior`` and ``tie_mix`` as in
     :func:`compiled_estimate` (the compiled search only).
+
+    With ``players`` (one rule player per seat) and ``playouts`` above 0, a two-player
+    position with the talon open is valued by playing each action out on ``playouts`` deals
+    weighed by the opponent's play, unless that play reads as random; with ``blend`` (and the
+    compiled search) the values are the mean of those play-outs and the compiled search's
+    (:func:`blended`).
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
         search = compiled_search_for(sampler.variant)
     if policy is None:
         policy = rollout_policy(view.seats)
+    if players is not None and playouts > 0 and open_two_player(view):
+        deals, kept, chance = weighted_deals(view, sampler, stream, playouts, policy, random_prior)
+        if chance < RANDOM_FLOOR or search is None:
+            draws = list(zip(deals, kept, strict=True))
+            rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws)
+            if not blend or search is None:
+                return rolled
+            searched = compiled_estimate(
+                view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
+            )
+            return blended(rolled, searched)
+        # Read as a random player: the compiled search expects random replies (the rule
+        # players of the play-outs would not play like it).
     if search is not None and view.phase == Phase.PLAY:
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
@@ -411,6 +527,16 @@ class ExpertBot(PimcBot):
             "1: the margin defers to the rule player with weights fitted to the game's shape"
             " (default); 0: to the heuristic's own"
         ),
+        "open": (
+            "how a two-player position with the talon open is valued: rollouts (each action"
+            " played out by the rule player on both sides, each seeing only its own cards),"
+            " search (one trick of search, then the fitted evaluation) or blend (the mean of"
+            " both; default)"
+        ),
+        "playouts": (
+            f"deals played out per move where the open talon is played out (two players;"
+            f" default: samples if given, else {PLAYOUTS})"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -429,7 +555,18 @@ class ExpertBot(PimcBot):
         if fitted > 1:
             raise UnknownBotError(f"bot parameter fitted must be 0 or 1, not {fitted}")
         self.fitted = fitted == 1
+        self.open = self.params.get("open", OPEN_BLEND)
+        if self.open not in OPEN_METHODS:
+            raise UnknownBotError(
+                f"bot parameter open must be one of {', '.join(OPEN_METHODS)}, not {self.open!r}"
+            )
+        self.playouts = int_param(
+            self.params,
+            "playouts",
+            self.budget.samples if "samples" in self.params else PLAYOUTS,
+        )
         self._policy: Policy | None = None
+        self._players: dict[Weights, list[Bot]] = {}
         many = int_param(
             self.params,
             "crowd",
@@ -444,6 +581,12 @@ class ExpertBot(PimcBot):
         if self._policy is None or len(self._policy) != view.seats:
             self._policy = rollout_policy(view.seats)
         budget = self.budget if view.seats == 2 else self._many
+        weights = advisor_weights(view) if self.fitted else DEFAULT_WEIGHTS
+        players: list[Bot] | None = None
+        if self.open != OPEN_SEARCH:
+            players = self._players.get(weights)
+            if players is None:
+                players = self._players[weights] = rule_players(weights, 2)
         self.last = expert_estimate(
             view,
             budget,
@@ -451,17 +594,22 @@ class ExpertBot(PimcBot):
             policy=self._policy,
             random_prior=self.random_prior,
             tie_mix=self.tie_mix,
+            players=players,
+            playouts=self.playouts,
+            blend=self.open == OPEN_BLEND,
         )
-        # Rollouts play the close out as it would be played; only searched deals, where the
-        # closer sees every card, need the extra confidence.
-        confidence = self.budget.close_confidence if self.last.method == "search" else 0.0
+        # Rollouts play the close out as it would be played; searched deals, where the closer
+        # sees every card, need the extra confidence, and so does a blend, half of which is
+        # such a search (without the guard a blend closed too often against a random player:
+        # 89.2% of Schnapsen games won against 91.5%, `benchmarks/README.md`).
+        guarded = self.last.method in ("search", "blend")
+        confidence = self.budget.close_confidence if guarded else 0.0
         best = self.last.best(confidence)
         # Once every deal is solved to its end the values are final scores, not estimates:
         # the search decides (ties broken by the opponent's chances to err).
-        estimated = self.last.method == "search" and not self.last.solved
+        estimated = not self.last.solved
         margin = default_margin(view) if self.margin is None else self.margin
         if view.seats == 2 and margin > 0 and estimated:
-            weights = advisor_weights(view) if self.fitted else DEFAULT_WEIGHTS
             advice = int(decide(view, weights))
             if self.last.values[best] < self.last.values[advice] + margin:
                 best = advice

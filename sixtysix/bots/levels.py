@@ -82,8 +82,8 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
             Level(
                 "hard",
                 "expert",
-                MappingProxyType({"samples": "8", "margin": "0"}),
-                budget="8 sampled deals per move, no second opinion",
+                MappingProxyType({"samples": "8", "margin": "0", "open": "search"}),
+                budget="8 sampled deals per move, searched, no second opinion",
                 description="search over a few deals consistent with what it has seen",
             ),
             Level(

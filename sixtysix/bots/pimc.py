@@ -71,7 +71,8 @@ class Estimate:
     exact: bool
     complete: bool
     nodes: int
-    #: How the values were found: ``"search"`` (alpha-beta on each deal) or ``"rollouts"``.
+    #: How the values were found: ``"search"`` (alpha-beta on each deal), ``"rollouts"``
+    #: (each deal played out), or ``"blend"`` (the mean of both, by the expert).
     method: str = "search"
     #: Actions that ended the deal at once on every deal searched: their value is certain.
     certain: frozenset[int] = frozenset()

@@ -11,15 +11,21 @@ from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.expert import (
     ADVISOR_WEIGHTS,
     EXPERT_BUDGET,
+    OPEN_ROLLOUTS,
+    OPEN_SEARCH,
+    PLAYOUTS,
+    RANDOM_FLOOR,
     TIE_MIX,
     ExpertBot,
     advisor_weights,
+    blended,
     expert_estimate,
     needs_rollouts,
     rollout_estimate,
+    rule_players,
 )
 from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, decide
-from sixtysix.bots.pimc import Budget, estimate
+from sixtysix.bots.pimc import Budget, Estimate, estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import Solver, deal_value
 from sixtysix.core.actions import ACTIONS, Action
@@ -103,7 +109,7 @@ def test_a_reasonable_opponent_is_not_read_as_random() -> None:
                 continue
             expert.last = None
             state.apply(expert.choose(state.view(0)))
-            if expert.last is not None and expert.last.method == "search":
+            if expert.last is not None and expert.last.method in ("search", "blend"):
                 assert expert.last.chance == 0.0
                 searched += 1
     assert searched >= 12
@@ -407,9 +413,118 @@ def test_without_the_rollout_player_the_expert_searches(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(expert, "ROLLOUT_POLICY", "no-such-bot")
     view = opening("sixtysix")
-    bot = ExpertBot(view.seat, Seed(0), {"samples": "2", "nodes": "300"})
+    bot = ExpertBot(view.seat, Seed(0), {"samples": "2", "nodes": "300", "open": "search"})
     assert bot.choose(view) in view.legal_actions
     assert bot.last is not None and bot.last.method == "search"
+    # Open rollouts use the built-in rule player, whatever the registry holds.
+    out = ExpertBot(view.seat, Seed(0), {"playouts": "2", "open": "rollouts"})
+    assert out.choose(view) in view.legal_actions
+    assert out.last is not None and out.last.method == "rollouts" and out.last.deals == 2
+
+
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_two_player_open_play_is_played_out_or_searched_as_told(name: str) -> None:
+    view = opening(name)
+    out = ExpertBot(view.seat, Seed(0), {"open": OPEN_ROLLOUTS, "playouts": "5"})
+    assert out.choose(view) in view.legal_actions
+    assert out.last is not None and out.last.method == "rollouts" and out.last.deals == 5
+    assert set(out.last.values) == set(view.legal_actions)
+    searched = ExpertBot(view.seat, Seed(0), {"open": OPEN_SEARCH, "samples": "3", "nodes": "3000"})
+    assert searched.choose(view) in view.legal_actions
+    # Without numba the generic search plays the open talon out with the registered player.
+    method = "search" if compiled_available() else "rollouts"
+    assert searched.last is not None and searched.last.method == method
+    with pytest.raises(UnknownBotError, match="one of blend, rollouts, search, not 'x'"):
+        ExpertBot(view.seat, Seed(0), {"open": "x"})
+    with pytest.raises(UnknownBotError, match="playouts must be at least 1"):
+        ExpertBot(view.seat, Seed(0), {"playouts": "0"})
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_by_default_open_play_is_valued_by_the_mean_of_play_outs_and_search(name: str) -> None:
+    view = opening(name)
+    bot = ExpertBot(view.seat, Seed(0))
+    bot.choose(view)
+    assert bot.last is not None and bot.last.method == "blend"
+    assert bot.last.deals == PLAYOUTS + EXPERT_BUDGET.samples
+    assert set(bot.last.values) == set(view.legal_actions)
+    told = ExpertBot(view.seat, Seed(0), {"samples": "3"})
+    told.choose(view)
+    assert told.last is not None and told.last.deals == 3 + 3
+    # Once the talon is gone the deal is searched as before.
+    state = talon_run_out(make(name, {}), 2)
+    late = ExpertBot(state.to_act, Seed(0))
+    late.choose(state.view(state.to_act))
+    assert late.last is not None and late.last.method == "search" and late.last.exact
+
+
+def test_a_blend_is_the_mean_of_play_outs_and_search() -> None:
+    rolled = Estimate({1: 1.0, 2: -1.0}, {1: 1.0, 2: 0.0}, 4, False, False, 10, "rollouts")
+    searched = Estimate(
+        {1: -2.0, 2: 3.0}, {1: 0.0, 2: 1.0}, 6, False, False, 20, certain=frozenset({2})
+    )
+    both = blended(rolled, searched)
+    assert both.values == {1: -0.5, 2: 1.0} and both.wins == {1: 0.5, 2: 0.5}
+    assert both.method == "blend" and both.deals == 10 and both.nodes == 30
+    assert both.certain == frozenset() and not both.solved and not both.exact
+    assert both.best() == 2
+
+
+@pytest.mark.parametrize(
+    ("method", "closes"), [("blend", False), ("search", False), ("rollouts", True)]
+)
+def test_a_close_needs_confidence_wherever_the_search_saw_the_cards(
+    monkeypatch: pytest.MonkeyPatch, method: str, closes: bool
+) -> None:
+    import sixtysix.bots.expert as expert
+    from sixtysix.core.actions import CLOSE
+
+    view = opening("schnapsen")
+    other = int(view.legal_actions[0])
+    # Closing is worth most on average but came out ahead in only half of the deals.
+    found = Estimate({CLOSE: 1.0, other: 0.0}, {CLOSE: 0.5, other: 0.5}, 8, False, False, 0, method)
+    monkeypatch.setattr(expert, "expert_estimate", lambda *args, **kwargs: found)
+    bot = ExpertBot(view.seat, Seed(0), {"margin": "0"})
+    assert (bot.choose(view) == CLOSE) is closes
+
+
+def test_rollouts_play_each_weighted_deal_as_often_as_it_was_drawn() -> None:
+    view = opening("sixtysix")
+    sampler = Sampler(view)
+    stream = Seed(3).stream(("w",))
+    first, second = sampler.sample(stream), sampler.sample(stream)
+    players = rule_players(DEFAULT_WEIGHTS, 2)
+    both = rollout_estimate(
+        view, Budget(), stream, sampler, players, draws=[(first, 2), (second, 0)]
+    )
+    alone = rollout_estimate(view, Budget(), stream, sampler, players, draws=[(first, 1)])
+    assert both.deals == 2 and alone.deals == 1
+    assert both.values == alone.values
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_open_play_against_a_random_player_is_searched_expecting_random_replies() -> None:
+    # The rule players of the play-outs do not play like a random opponent: once its play
+    # reads as random, the open talon is searched expecting random replies instead.
+    variant = make("sixtysix", {})
+    methods: dict[str, list[float]] = {"blend": [], "search": []}
+    for deal in range(6):
+        rnd = random.Random(deal)
+        state = variant.new_deal(variant.deal(Seed(deal), ("rnd",), 0))
+        expert = ExpertBot(0, Seed(deal), {"playouts": "4", "samples": "4", "nodes": "4000"})
+        while not state.is_over:
+            legal = state.legal_actions()
+            if state.to_act == 1 or len(legal) == 1:
+                state.apply(rnd.choice(legal))
+                continue
+            view = state.view(0)
+            state.apply(expert.choose(view))
+            assert expert.last is not None
+            if view.talon_size and view.closed_by is None:
+                methods[expert.last.method].append(expert.last.chance)
+    assert methods["blend"] and methods["search"]
+    assert all(chance >= RANDOM_FLOOR for chance in methods["search"])
 
 
 def test_more_deals_per_move_with_more_seats_unless_told() -> None:
