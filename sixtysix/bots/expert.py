@@ -39,17 +39,26 @@ game points higher (the ``heuristic``, with weights fitted by play for the game'
 that measured stronger: :data:`ADVISOR_WEIGHTS`). Determinization has known biases: each
 imagined deal is searched as if every card, and the order of the talon, were face up, which
 flatters plans that need the hidden cards to lie just so. The rule player's move is a sound
-default, overruled where the values see a real gain. Measured on identical deals, with the
-search alone valuing open positions (``sixtysix duel 66 expert heuristic --deals 200 --seed
-21``): the search alone won 53-54% of the games against the heuristic player whether it looked
-one trick ahead, three, or as deep as the budget allowed; with a margin of 0.3 to 0.8 it won
-61-62%. A deeper look-ahead made the overrules worse (57% at two tricks, 54% to the end), which
-is the face-up bias at work; so one trick it is. Neither more deals (48: 61.3%) nor weighing
-them by the opponent's play made a measurable difference there (without the weights 61.8% over
-300 deals, with ten candidates per deal 61.5%); the weights are kept because they cost little
-and use information a strong player uses, not because they were seen to win games. In games of
-Schnapsen's shape the margin is smaller (:data:`SMALL_DECK_MARGIN`): played out both ways, the
-search's overrules pay there from a smaller gap.
+default, overruled where the values see a real gain. Measured on identical deals before the
+play-outs, with the search alone valuing open positions (``sixtysix duel 66 expert:open=search
+heuristic --deals 200 --seed 21``): the search without a margin won 53-54% of the games against
+the heuristic player whether it looked one trick ahead, three, or as deep as the budget
+allowed; with a margin of 0.3 to 0.8 it won 61-62%. A deeper look-ahead made the overrules
+worse (57% at two tricks, 54% to the end), which is the face-up bias at work; so one trick it
+is. Neither more deals (48: 61.3%) nor weighing them by the opponent's play made a measurable
+difference there (without the weights 61.8% over 300 deals, with ten candidates per deal
+61.5%); the weights are kept because they cost little and use information a strong player uses,
+not because they were seen to win games. In games of Schnapsen's shape the margin is smaller
+(:data:`SMALL_DECK_MARGIN`): played out both ways, the search's overrules pay there from a
+smaller gap.
+
+**Play-outs** (two players, talon open). Against the heuristic, on the same deals
+(``sixtysix duel VARIANT expert heuristic --deals 1000 --seed 21``): 66 63.1% of the games won
+and +0.423 game points per deal, Schnapsen 66.6% and +0.550 (+0.492 with the search alone;
+with ``--seed 1`` 65.1% and +0.520 against 63.9% and +0.494); over 500 deals with ``--seed 1``
+66 64.6% and +0.454 against 62.4% and +0.393. Against random 94.7% (66) and 91.5%
+(Schnapsen), against 94.2% and 91.9%. The blend measured better than play-outs alone, which
+gained only with the margin in 66 and not at all in Schnapsen (``benchmarks/README.md``).
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
