@@ -592,7 +592,7 @@ class ExpertBot(PimcBot):
         budget = self.budget if view.seats == 2 else self._many
         weights = advisor_weights(view) if self.fitted else DEFAULT_WEIGHTS
         players: list[Bot] | None = None
-        if self.open != OPEN_SEARCH:
+        if self.open != OPEN_SEARCH and view.seats == 2:
             players = self._players.get(weights)
             if players is None:
                 players = self._players[weights] = rule_players(weights, 2)
