@@ -338,6 +338,7 @@ def compiled_estimate(
     model: Policy | None = None,
     random_prior: float = 0.0,
     tie_mix: float = 0.0,
+    drawn: tuple[list[DealState], list[int], float] | None = None,
 ) -> Estimate:
     """PIMC with the compiled search.
 
@@ -357,6 +358,9 @@ def compiled_estimate(
     was solved to its end and several actions share the best value, the same deals are searched
     again expecting a random reply with probability ``tie_mix``, and those values break the tie
     (:attr:`Estimate.tiebreak`).
+
+    ``drawn``: deals already drawn and weighed by :func:`weighted_deals` (with the reading),
+    searched instead of drawing again unless every consistent deal is searched.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -370,6 +374,8 @@ def compiled_estimate(
         kept = [1] * len(deals)
         if model is not None and view.history and random_prior > 0:
             chance, _ = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
+    elif drawn is not None:
+        deals, kept, chance = drawn
     else:
         deals, kept, chance = weighted_deals(
             view, sampler, stream, budget.samples, model, random_prior
@@ -453,7 +459,11 @@ def expert_estimate(
             )
             return blended(rolled, searched)
         # Read as a random player: the compiled search expects random replies (the rule
-        # players of the play-outs would not play like it).
+        # players of the play-outs would not play like it), on the deals read already.
+        drawn = (deals, kept, chance)
+        return compiled_estimate(
+            view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix, drawn
+        )
     if search is not None and view.phase == Phase.PLAY:
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix

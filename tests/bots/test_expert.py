@@ -512,7 +512,7 @@ def test_open_play_against_a_random_player_is_searched_expecting_random_replies(
     for deal in range(6):
         rnd = random.Random(deal)
         state = variant.new_deal(variant.deal(Seed(deal), ("rnd",), 0))
-        expert = ExpertBot(0, Seed(deal), {"playouts": "4", "samples": "4", "nodes": "4000"})
+        expert = ExpertBot(0, Seed(deal), {"playouts": "4", "samples": "3", "nodes": "4000"})
         while not state.is_over:
             legal = state.legal_actions()
             if state.to_act == 1 or len(legal) == 1:
@@ -523,6 +523,9 @@ def test_open_play_against_a_random_player_is_searched_expecting_random_replies(
             assert expert.last is not None
             if view.talon_size and view.closed_by is None:
                 methods[expert.last.method].append(expert.last.chance)
+                if expert.last.method == "search" and not expert.last.complete:
+                    # The deals drawn and read for the play-outs, not drawn and read again.
+                    assert expert.last.deals == 4
     assert methods["blend"] and methods["search"]
     assert all(chance >= RANDOM_FLOOR for chance in methods["search"])
 
