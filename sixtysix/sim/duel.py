@@ -168,6 +168,7 @@ def iter_deals(
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
     pending: set[Future[DealResult]] = set()
     next_deal = 0
+    finished = False
     try:
         while next_deal < deals or pending:
             while next_deal < deals and len(pending) < 2 * jobs:
@@ -176,8 +177,12 @@ def iter_deals(
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Interrupted: stop at once, dropping what is queued. Finished: join the workers, so
+        # that nothing is left for the interpreter's exit (a pool left running there could
+        # print a traceback from its wake-up pipe after the results).
+        pool.shutdown(wait=finished, cancel_futures=not finished)
 
 
 # ---------------------------------------------------------------------- statistics

@@ -95,6 +95,14 @@ def test_same_seed_same_duel(variant: Schnapsen) -> None:
     assert results(a) != results(c)
 
 
+def test_a_finished_parallel_duel_leaves_no_worker_running() -> None:
+    import multiprocessing
+
+    results = list(iter_deals(SixtySix(), (HEURISTIC, RANDOM), Seed(8), 6, jobs=2))
+    assert len(results) == 6
+    assert multiprocessing.active_children() == []
+
+
 def test_workers_give_the_same_results() -> None:
     one = sorted(iter_deals(SixtySix(), (HEURISTIC, RANDOM), Seed(8), 6), key=lambda r: r.deal)
     two = sorted(
