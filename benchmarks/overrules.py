@@ -1,11 +1,13 @@
 """Do the expert's overrules pay? Each disagreement with the rule player, played out both ways.
 
 In the two-player games the expert keeps the rule player's move (the ``heuristic``, with the
-weights fitted for the game where there are some) unless its search rates another at least
+weights fitted for the game where there are some) unless its values rate another at least
 ``margin`` game points higher (``sixtysix/bots/expert.py``). This script measures what that
 threshold should be. It plays the expert against an opponent on the same deals and seatings as
 ``sixtysix duel``; wherever the expert's values are estimates (a search that did not reach the
-end of every imagined deal) and the search's favourite differs from the heuristic's move, the
+end of every imagined deal, blended with play-outs while the talon is open unless ``--open``
+says otherwise, exactly where the expert's margin applies) and the expert's favourite differs
+from the heuristic's move, the
 game is copied twice: one copy plays the search's move, the other the heuristic's, and both are
 played to the end by the expert and the opponent, each seeing only its own view. The difference
 in the expert's game points (search move minus heuristic move) is the worth of overruling
@@ -31,7 +33,13 @@ import math
 import time
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import ExpertBot, advisor_weights
+from sixtysix.bots.expert import (
+    FACE_UP_METHODS,
+    OPEN_BLEND,
+    OPEN_METHODS,
+    ExpertBot,
+    advisor_weights,
+)
 from sixtysix.bots.heuristic import Reading, decide
 from sixtysix.core.actions import ACTIONS
 from sixtysix.core.cards import NUM_CARDS
@@ -86,6 +94,12 @@ def main() -> None:
     parser.add_argument("opponent", help="the other bot, e.g. heuristic or random")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--open",
+        choices=OPEN_METHODS,
+        default=OPEN_BLEND,
+        help="how the expert values open-talon positions (its open parameter; default blend)",
+    )
     args = parser.parse_args()
     registry = build_registry()
     variant = registry.variant(args.variant)()
@@ -99,7 +113,7 @@ def main() -> None:
         for me in (0, 1):
 
             def bots(tag: int, me: int = me, deal: int = deal) -> dict[int, Bot]:
-                expert = ExpertBot(me, seed.child(("expert", deal, me, tag)))
+                expert = ExpertBot(me, seed.child(("expert", deal, me, tag)), {"open": args.open})
                 other = opponent(1 - me, seed.child(("opponent", deal, me)), {})
                 return {me: expert, 1 - me: other}
 
@@ -113,8 +127,10 @@ def main() -> None:
                 view = state.view(seat)
                 action = players[seat].choose(view)
                 last = expert.last if seat == me else None
-                if last is not None and last.method == "search" and not last.solved:
-                    favourite = last.best(expert.budget.close_confidence)
+                # Estimates, where the expert's margin applies (as in ExpertBot.choose).
+                if last is not None and not last.solved:
+                    guarded = last.method in FACE_UP_METHODS
+                    favourite = last.best(expert.budget.close_confidence if guarded else 0.0)
                     weights = advisor_weights(view)
                     advice = int(decide(view, weights))
                     if favourite != advice:

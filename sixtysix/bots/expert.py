@@ -156,6 +156,9 @@ OPEN_SEARCH = "search"
 OPEN_METHODS = (OPEN_BLEND, OPEN_ROLLOUTS, OPEN_SEARCH)
 #: Deals played out per move where the open talon is played out (two players).
 PLAYOUTS = 24
+#: Estimates (:attr:`Estimate.method`) that include a search of each imagined deal face up:
+#: a close valued by them needs ``close_confidence``.
+FACE_UP_METHODS = ("search", OPEN_BLEND)
 
 #: The registered bot that plays the imagined deals out.
 ROLLOUT_POLICY = "heuristic"
@@ -191,7 +194,7 @@ def needs_rollouts(view: View) -> bool:
     """Whether a position is too large to solve on each sampled deal within a move."""
     if view.phase != Phase.PLAY:
         return True  # a trump or partner call: the whole deal lies ahead
-    if view.talon_size and view.closed_by is None:
+    if talon_open(view):
         return True  # an open talon: a dozen tricks and unknown draws
     limit = SOLVABLE_TRICKS[0] if view.seats == 2 else SOLVABLE_TRICKS[1]
     return len(view.hand) > limit
@@ -200,14 +203,14 @@ def needs_rollouts(view: View) -> bool:
 Policy = Sequence[Bot]
 
 
+def talon_open(view: View) -> bool:
+    """Whether cards are still drawn after each trick: a talon left and nobody closed it."""
+    return view.talon_size > 0 and view.closed_by is None
+
+
 def open_two_player(view: View) -> bool:
     """A two-player position in play with the talon open: where the expert may play out."""
-    return (
-        view.seats == 2
-        and view.phase == Phase.PLAY
-        and view.talon_size > 0
-        and view.closed_by is None
-    )
+    return view.seats == 2 and view.phase == Phase.PLAY and talon_open(view)
 
 
 def rule_players(weights: Weights, seats: int) -> list[Bot]:
@@ -621,7 +624,7 @@ class ExpertBot(PimcBot):
         # sees every card, need the extra confidence, and so does a blend, half of which is
         # such a search (without the guard a blend closed too often against a random player:
         # 89.2% of Schnapsen games won against 91.5%, `benchmarks/README.md`).
-        guarded = self.last.method in ("search", "blend")
+        guarded = self.last.method in FACE_UP_METHODS
         confidence = self.budget.close_confidence if guarded else 0.0
         best = self.last.best(confidence)
         # Once every deal is solved to its end the values are final scores, not estimates:
