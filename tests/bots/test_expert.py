@@ -341,13 +341,17 @@ def test_the_margin_defers_to_the_rule_player_fitted_to_the_game() -> None:
     raise AssertionError("the fitted weights never changed a move")
 
 
-@pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
-def test_schnapsen_shaped_games_overrule_from_a_smaller_margin() -> None:
-    from sixtysix.bots.expert import MARGIN, SMALL_DECK_MARGIN, default_margin
+#: A margin above the default, to show that the default is the one applied.
+WIDER = 0.5
 
-    assert default_margin(opening("schnapsen")) == SMALL_DECK_MARGIN < MARGIN
-    assert default_margin(opening("sixtysix")) == MARGIN
-    variant = make("schnapsen", {})
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
+@pytest.mark.parametrize("game", ["sixtysix", "schnapsen"])
+def test_the_default_margin_overrules_from_its_own_gap_in_both_games(game: str) -> None:
+    from sixtysix.bots.expert import MARGIN
+
+    assert 0 < MARGIN < WIDER
+    variant = make(game, {})
     for deal in range(300):
         state = variant.new_deal(variant.deal(Seed(deal), ("m",), deal % 2))
         view = state.view(state.to_act)
@@ -356,12 +360,12 @@ def test_schnapsen_shaped_games_overrule_from_a_smaller_margin() -> None:
         assert bot.last is not None and not bot.last.solved
         advice = int(decide(view, advisor_weights(view)))
         best = bot.last.best(EXPERT_BUDGET.close_confidence)
-        if SMALL_DECK_MARGIN <= bot.last.values[best] - bot.last.values[advice] < MARGIN:
+        if MARGIN <= bot.last.values[best] - bot.last.values[advice] < WIDER:
             assert choice == best != advice
-            wide = ExpertBot(view.seat, Seed(0), {"samples": "4", "margin": str(MARGIN)})
+            wide = ExpertBot(view.seat, Seed(0), {"samples": "4", "margin": str(WIDER)})
             assert int(wide.choose(view)) == advice
             return
-    raise AssertionError("no opening with a gap between the two margins")
+    raise AssertionError("no opening with a gap between the default margin and a wider one")
 
 
 def test_strict_endgames_are_searched() -> None:
@@ -469,6 +473,33 @@ def test_a_blend_is_the_mean_of_play_outs_and_search() -> None:
     assert both.method == "blend" and both.deals == 10 and both.nodes == 30
     assert both.certain == frozenset() and not both.solved and not both.exact
     assert both.best() == 2
+    leaning = blended(rolled, searched, share=0.75)
+    assert leaning.values == {1: 0.25, 2: 0.0} and leaning.wins == {1: 0.75, 2: 0.25}
+    assert leaning.best() == 1
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_the_blend_is_half_and_half_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sixtysix.bots.expert as expert
+
+    shares: list[float] = []
+
+    def spy(rolled: Estimate, searched: Estimate, share: float = 0.0) -> Estimate:
+        shares.append(share)
+        return blended(rolled, searched, share)
+
+    monkeypatch.setattr(expert, "blended", spy)
+    for name, params, share in [
+        ("sixtysix", {}, 0.5),
+        ("schnapsen", {}, 0.5),
+        ("schnapsen", {"share": "0.25"}, 0.25),
+    ]:
+        view = opening(name)
+        ExpertBot(view.seat, Seed(0), {"samples": "2", **params}).choose(view)
+        assert shares.pop() == share
+    view = opening("sixtysix")
+    with pytest.raises(UnknownBotError, match="share is a probability, at most 1"):
+        ExpertBot(view.seat, Seed(0), {"share": "2"})
 
 
 @pytest.mark.parametrize(
