@@ -57,8 +57,11 @@ paid from a smaller gap (0.3 against 0.5); with the play-outs blended in, so did
 and +0.423 game points per deal, Schnapsen 66.6% and +0.550 (+0.492 with the search alone;
 with ``--seed 1`` 65.1% and +0.520 against 63.9% and +0.494); over 500 deals with ``--seed 1``
 66 64.6% and +0.454 against 62.4% and +0.393. Against random 94.5% (66) and 91.6%
-(Schnapsen), against 94.2% and 91.9%. The blend measured better than play-outs alone, which
-gained only with the margin in 66 and not at all in Schnapsen (``benchmarks/README.md``).
+(Schnapsen), against 94.2% and 91.9%. With 66's margin down to 0.3 since (:data:`MARGIN`): 66
+64.6% and +0.468 (1,000 deals, ``--seed 21``), 65.0% and +0.486 (500, ``--seed 1``), 94.7%
+against random. The blend measured better than play-outs alone, which gained only with the
+margin in 66 and not at all in Schnapsen, and better than other shares of the two
+(``benchmarks/README.md``).
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
