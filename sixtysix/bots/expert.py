@@ -160,9 +160,9 @@ OPEN_METHODS = (OPEN_BLEND, OPEN_ROLLOUTS, OPEN_SEARCH)
 #: Deals played out per move where the open talon is played out (two players).
 PLAYOUTS = 24
 #: The play-outs' share of a blend (the search has the rest). Half and half measured best
-#: (``sixtysix duel VARIANT expert:share=S heuristic``): in 66 a share of 1/3 won 64.1% of 1,000
-#: games against the heuristic (500 deals, ``--seed 1``) against 65.0% with 1/2, and 2/3 won
-#: 65.9% there but 63.9% of 2,000 games with ``--seed 21`` against 64.6%; in Schnapsen 2/3 won
+#: (``sixtysix duel VARIANT expert:share=S heuristic``): in 66 a share of 0.33 won 64.1% of 1,000
+#: games against the heuristic (500 deals, ``--seed 1``) against 65.0% with 0.5, and 0.67 won
+#: 65.9% there but 63.9% of 2,000 games with ``--seed 21`` against 64.6%; in Schnapsen 0.67 won
 #: 62.2% against 65.5% (500 deals, ``--seed 1``).
 BLEND_SHARE = 0.5
 #: Estimates (:attr:`Estimate.method`) that include a search of each imagined deal face up:
@@ -558,8 +558,8 @@ class ExpertBot(PimcBot):
         "open": (
             "how a two-player position with the talon open is valued: rollouts (each action"
             " played out by the rule player on both sides, each seeing only its own cards),"
-            " search (one trick of search, then the fitted evaluation) or blend (the mean of"
-            " both; default)"
+            " search (one trick of search, then the fitted evaluation) or blend (a weighted"
+            " mean of both, see share; default)"
         ),
         "share": (
             f"the play-outs' share of a blend, 0 to 1 (default {BLEND_SHARE}; the search has"
@@ -631,7 +631,7 @@ class ExpertBot(PimcBot):
             share=self.share,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
-        # sees every card, need the extra confidence, and so does a blend, half of which is
+        # sees every card, need the extra confidence, and so does a blend, part of which is
         # such a search (without the guard a blend closed too often against a random player:
         # 89.2% of Schnapsen games won against 91.5%, `benchmarks/README.md`).
         guarded = self.last.method in FACE_UP_METHODS
