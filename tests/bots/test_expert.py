@@ -520,6 +520,25 @@ def test_a_close_needs_confidence_wherever_the_search_saw_the_cards(
     assert (bot.choose(view) == CLOSE) is closes
 
 
+def test_a_close_the_deals_mostly_back_is_taken_only_as_sure_as_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sixtysix.bots.expert as expert
+    from sixtysix.core.actions import CLOSE
+
+    view = opening("schnapsen")
+    other = int(view.legal_actions[0])
+    # Closing is worth most on average and came out ahead in 95% of the deals.
+    found = Estimate({CLOSE: 1.0, other: 0.0}, {CLOSE: 0.95, other: 0.5}, 20, False, False, 0)
+    monkeypatch.setattr(expert, "expert_estimate", lambda *args, **kwargs: found)
+    assert expert.CLOSE_CONFIDENCE > 0.95
+    assert ExpertBot(view.seat, Seed(0), {"margin": "0"}).choose(view) != CLOSE
+    told = ExpertBot(view.seat, Seed(0), {"margin": "0", "confidence": "0.9"})
+    assert told.choose(view) == CLOSE
+    with pytest.raises(UnknownBotError, match="confidence is a probability, at most 1"):
+        ExpertBot(view.seat, Seed(0), {"confidence": "2"})
+
+
 def test_rollouts_play_each_weighted_deal_as_often_as_it_was_drawn() -> None:
     view = opening("sixtysix")
     sampler = Sampler(view)

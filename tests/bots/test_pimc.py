@@ -50,7 +50,20 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
     budget = {"samples", "nodes", "time", "depth", "seed"}
     for name, extra in (
         ("pimc", set()),
-        ("expert", {"margin", "random", "crowd", "tie", "fitted", "open", "playouts", "share"}),
+        (
+            "expert",
+            {
+                "margin",
+                "random",
+                "crowd",
+                "tie",
+                "fitted",
+                "open",
+                "playouts",
+                "share",
+                "confidence",
+            },
+        ),
     ):
         cls = REGISTRY.bot(name)
         assert set(cls.parameters) == budget | extra
