@@ -81,6 +81,10 @@ class GameResult:
     outcome: Outcome
     #: Seconds per move of A's and of B's bots in this game.
     times: tuple[tuple[float, ...], tuple[float, ...]]
+    #: The seat that closed the talon (-1: nobody), and the cards then left in the talon (with
+    #: the turn-up): where a game was won or lost, for ``benchmarks/losses.py``.
+    closed_by: int = -1
+    closed_with: int = 0
 
     def points(self, who: int) -> float:
         """Game points of ``who`` in this game: the mean over the seats it held."""
@@ -131,7 +135,15 @@ def play_game(
             who = contestants[seating[seat]].label
             raise BotFailure(f"bot {who!r} broke the rules in deal {deal}: {exc}") from None
     assert state.outcome is not None
-    return GameResult(deal, seating, state.outcome, (tuple(times[A]), tuple(times[B])))
+    closed_with = state.talon_size if state.closed_by >= 0 else 0
+    return GameResult(
+        deal,
+        seating,
+        state.outcome,
+        (tuple(times[A]), tuple(times[B])),
+        state.closed_by,
+        closed_with,
+    )
 
 
 def play_deal(

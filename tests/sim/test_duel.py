@@ -11,7 +11,7 @@ import pytest
 from sixtysix.bots.base import Bot
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
-from sixtysix.core.actions import Action
+from sixtysix.core.actions import CLOSE, Action
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
 from sixtysix.sim.duel import (
@@ -187,3 +187,41 @@ def test_deal_points_average_over_seatings() -> None:
     result = play_deal(SixtySix(), (HEURISTIC, RANDOM), Seed(1), 0)
     assert isinstance(result, DealResult)
     assert result.points(0) == sum(g.points(0) for g in result.games) / 2
+
+
+class Closer(Bot):
+    """Closes the talon whenever it may, else plays its first legal action."""
+
+    name = "closer"
+    parameters: ClassVar[Mapping[str, str]] = {}
+
+    def choose(self, view: View) -> Action:
+        return CLOSE if CLOSE in view.legal_actions else view.legal_actions[0]
+
+
+class Keeper(Bot):
+    """Never closes: its first legal action that is not a close."""
+
+    name = "keeper"
+    parameters: ClassVar[Mapping[str, str]] = {}
+
+    def choose(self, view: View) -> Action:
+        return next(a for a in view.legal_actions if a != CLOSE)
+
+
+def test_each_game_records_who_closed_the_talon_and_how_much_was_left() -> None:
+    variant = Schnapsen()
+    full = 20 - 2 * 5  # the talon with the turn-up, before the first trick
+    closer, keeper = Contestant("closer", Closer), Contestant("keeper", Keeper)
+    games = [g for d in range(6) for g in play_deal(variant, (closer, keeper), Seed(3), d).games]
+    closed = [g for g in games if g.closed_by >= 0]
+    assert len(closed) > len(games) // 2  # unless the keeper kept the lead to the end
+    for game in closed:
+        assert game.closed_by == game.seating.index(0)  # the closer's seat
+        assert 0 < game.closed_with <= full and game.closed_with % 2 == 0
+    for game in games:
+        if game.closed_by < 0:
+            assert game.closed_with == 0
+    assert any(g.closed_with == full for g in closed)  # closed at its very first lead
+    calm = play_deal(variant, (keeper, Contestant("again", Keeper)), Seed(3), 0).games
+    assert all(g.closed_by == -1 and g.closed_with == 0 for g in calm)
