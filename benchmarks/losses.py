@@ -2,8 +2,8 @@
 
 A win rate says how often a bot loses, not how. This plays the same deals and seatings as
 ``sixtysix duel VARIANT BOT OPPONENT`` (same seed, same games) and sorts the games BOT did not
-win (fewer game points than the opponent; with three or four players, the mean over the seats
-each held) by the deal's end (``reached_66``, ``failed_close``, ``last_trick``, ...) and by
+win (no more game points than the opponent; with three or four players, the mean over the
+seats each held) by the deal's end (``reached_66``, ``failed_close``, ``last_trick``, ...) and by
 who closed the talon, if anyone: BOT, the opponent, or nobody, with the cards then left in the
 talon (the turn-up included; a full talon means a close at the first lead).
 

@@ -557,7 +557,7 @@ class ExpertBot(PimcBot):
             f" (two players; default {RANDOM_PRIOR}, 0: always expect the best reply)"
         ),
         "margin": (
-            f"game points by which the search must beat the rule player's move to play another"
+            f"game points by which the values must beat the rule player's move to play another"
             f" while values are estimates (two players; default {MARGIN}; 0: the search alone)"
         ),
         "fitted": (
