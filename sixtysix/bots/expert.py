@@ -91,7 +91,9 @@ from sixtysix.bots.pimc import (
     Tally,
     describe_parameters,
     estimate,
+    float_param,
     int_param,
+    probability_param,
 )
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, deal_value, fast_copy
@@ -516,28 +518,6 @@ def advisor_weights(view: View) -> Weights:
     return ADVISOR_WEIGHTS.get(view.rules.deck.bit_count(), DEFAULT_WEIGHTS)
 
 
-def probability_param(params: Mapping[str, str], name: str, default: float) -> float:
-    """A probability parameter (0 to 1), with a one-line error naming it when it is not one."""
-    value = float_param(params, name, default)
-    if value > 1.0:
-        raise UnknownBotError(f"bot parameter {name} is a probability, at most 1, not {value:g}")
-    return value
-
-
-def float_param(params: Mapping[str, str], name: str, default: float) -> float:
-    """A non-negative number parameter, with a one-line error naming it when it is not one."""
-    text = params.get(name)
-    if text is None:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise UnknownBotError(f"bot parameter {name} must be a number, not {text!r}") from None
-    if not value >= 0:
-        raise UnknownBotError(f"bot parameter {name} must be at least 0, not {text}")
-    return value
-
-
 class ExpertBot(PimcBot):
     """Exact when the hidden cards are known; otherwise search on weighted deals, checked
     against the rule player, or rollouts."""
@@ -578,10 +558,6 @@ class ExpertBot(PimcBot):
             f"deals played out per move where the open talon is played out (two players;"
             f" default: samples if given, else {PLAYOUTS})"
         ),
-        "confidence": (
-            f"share of the imagined deals a close must win where they were searched face up"
-            f" (default {CLOSE_CONFIDENCE})"
-        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -592,9 +568,6 @@ class ExpertBot(PimcBot):
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self.margin = float_param(self.params, "margin", MARGIN)
-        if "confidence" in self.params:
-            sure = probability_param(self.params, "confidence", CLOSE_CONFIDENCE)
-            self.budget = replace(self.budget, close_confidence=sure)
         self.random_prior = probability_param(self.params, "random", RANDOM_PRIOR)
         self.tie_mix = probability_param(self.params, "tie", TIE_MIX)
         fitted = int_param(self.params, "fitted", 1, low=0)

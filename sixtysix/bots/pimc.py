@@ -226,9 +226,31 @@ def int_param(params: Mapping[str, str], name: str, default: int, low: int = 1) 
     return value
 
 
+def probability_param(params: Mapping[str, str], name: str, default: float) -> float:
+    """A probability parameter (0 to 1), with a one-line error naming it when it is not one."""
+    value = float_param(params, name, default)
+    if value > 1.0:
+        raise UnknownBotError(f"bot parameter {name} is a probability, at most 1, not {value:g}")
+    return value
+
+
+def float_param(params: Mapping[str, str], name: str, default: float) -> float:
+    """A non-negative number parameter, with a one-line error naming it when it is not one."""
+    text = params.get(name)
+    if text is None:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise UnknownBotError(f"bot parameter {name} must be a number, not {text!r}") from None
+    if not value >= 0:
+        raise UnknownBotError(f"bot parameter {name} must be at least 0, not {text}")
+    return value
+
+
 def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
-    """The budget of a bot: its defaults overridden by ``samples``, ``nodes``, ``time`` and
-    ``depth`` parameters."""
+    """The budget of a bot: its defaults overridden by ``samples``, ``nodes``, ``time``,
+    ``depth`` and ``confidence`` parameters."""
     time_ms: float | None = default.time_ms
     if "time" in params:
         time_ms = float(int_param(params, "time", 1))
@@ -238,7 +260,7 @@ def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
         time_ms=time_ms,
         depth=int_param(params, "depth", default.depth),
         enumerate_up_to=default.enumerate_up_to,
-        close_confidence=default.close_confidence,
+        close_confidence=probability_param(params, "confidence", default.close_confidence),
     )
 
 
@@ -247,13 +269,19 @@ BUDGET_PARAMETERS: Mapping[str, str] = {
     "nodes": "search nodes per move, shared by the deals (default {nodes})",
     "time": "wall-clock cap per move in milliseconds (off by default; not reproducible)",
     "depth": "deepest horizon in tricks for deals too large to solve (default: none)",
+    "confidence": (
+        "share of the imagined deals a close of the talon must win where they were searched"
+        " face up (default {confidence})"
+    ),
     "seed": "an integer seed of its own",
 }
 
 
 def describe_parameters(default: Budget) -> dict[str, str]:
     return {
-        k: v.format(samples=default.samples, nodes=default.nodes)
+        k: v.format(
+            samples=default.samples, nodes=default.nodes, confidence=default.close_confidence
+        )
         for k, v in BUDGET_PARAMETERS.items()
     }
 

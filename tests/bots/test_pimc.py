@@ -47,7 +47,7 @@ def play(variant: Variant, bots: list[Bot], seed: int) -> DealState:
 
 
 def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
-    budget = {"samples", "nodes", "time", "depth", "seed"}
+    budget = {"samples", "nodes", "time", "depth", "confidence", "seed"}
     for name, extra in (
         ("pimc", set()),
         (
@@ -61,7 +61,6 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "open",
                 "playouts",
                 "share",
-                "confidence",
             },
         ),
     ):
@@ -205,6 +204,15 @@ def test_the_time_parameter_is_a_cap_in_milliseconds() -> None:
     bot = PimcBot(0, Seed(0), {"time": "250", "samples": "9"})
     assert bot.budget.time_ms == 250.0 and bot.budget.samples == 9
     assert PimcBot(0, Seed(0)).budget.time_ms is None
+
+
+def test_the_confidence_parameter_sets_how_sure_a_close_must_be() -> None:
+    assert PimcBot(0, Seed(0)).budget.close_confidence == Budget().close_confidence
+    assert PimcBot(0, Seed(0), {"confidence": "0.5"}).budget.close_confidence == 0.5
+    assert "default 0.9" in PimcBot.parameters["confidence"]
+    for text, error in [("2", "is a probability, at most 1"), ("sure", "must be a number")]:
+        with pytest.raises(UnknownBotError, match=f"confidence {error}"):
+            PimcBot(0, Seed(0), {"confidence": text})
 
 
 def test_closing_needs_confidence() -> None:
