@@ -27,7 +27,7 @@ import math
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.sampling import Sampler
@@ -211,16 +211,28 @@ def ends_at_once(state: DealState, action: int) -> bool:
 
 # ---------------------------------------------------------------------- parameters
 
+T = TypeVar("T")
+
+
+def parsed_param(
+    params: Mapping[str, str], name: str, convert: Callable[[str], T], kind: str
+) -> T | None:
+    """Parameter ``name`` converted by ``convert`` (None if not given), with a one-line error
+    naming it and the ``kind`` of value it takes when it is not one."""
+    text = params.get(name)
+    if text is None:
+        return None
+    try:
+        return convert(text)
+    except ValueError:
+        raise UnknownBotError(f"bot parameter {name} must be {kind}, not {text!r}") from None
+
 
 def int_param(params: Mapping[str, str], name: str, default: int, low: int = 1) -> int:
     """An integer bot parameter, with a one-line error naming it when it is not one."""
-    text = params.get(name)
-    if text is None:
+    value = parsed_param(params, name, int, "an integer")
+    if value is None:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        raise UnknownBotError(f"bot parameter {name} must be an integer, not {text!r}") from None
     if value < low:
         raise UnknownBotError(f"bot parameter {name} must be at least {low}, not {value}")
     return value
@@ -236,15 +248,11 @@ def probability_param(params: Mapping[str, str], name: str, default: float) -> f
 
 def float_param(params: Mapping[str, str], name: str, default: float) -> float:
     """A non-negative number parameter, with a one-line error naming it when it is not one."""
-    text = params.get(name)
-    if text is None:
+    value = parsed_param(params, name, float, "a number")
+    if value is None:
         return default
-    try:
-        value = float(text)
-    except ValueError:
-        raise UnknownBotError(f"bot parameter {name} must be a number, not {text!r}") from None
-    if not value >= 0:
-        raise UnknownBotError(f"bot parameter {name} must be at least 0, not {text}")
+    if not value >= 0:  # also NaN
+        raise UnknownBotError(f"bot parameter {name} must be at least 0, not {params[name]}")
     return value
 
 
