@@ -79,7 +79,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from sixtysix.bots.base import Bot
+from sixtysix.bots.base import Bot, float_param, int_param, probability_param
 from sixtysix.bots.compiled import CompiledSearch, available, supports
 from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.inference import chance_of_random, read_play, resample
@@ -91,9 +91,6 @@ from sixtysix.bots.pimc import (
     Tally,
     describe_parameters,
     estimate,
-    float_param,
-    int_param,
-    probability_param,
 )
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, deal_value, fast_copy

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from operator import neg
 from typing import ClassVar
 
-from sixtysix.bots.base import Bot
+from sixtysix.bots.base import Bot, probability_param
 from sixtysix.core.actions import (
     CLAIM,
     CLOSE,
@@ -839,14 +839,7 @@ class HeuristicBot(Bot):
 
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
-        text = self.params.get("noise", "0")
-        try:
-            noise = float(text)
-        except ValueError:
-            noise = -1.0
-        if not 0.0 <= noise <= 1.0:
-            raise UnknownBotError(f"heuristic noise must be a number from 0 to 1, not {text!r}")
-        self.noise = noise
+        self.noise = probability_param(self.params, "noise", 0.0)
         self.weights = Weights.from_params(self.params)
         self.stream = self.seed.stream(("bot", seat, "heuristic"))
 

@@ -27,13 +27,12 @@ import math
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
-from sixtysix.bots.base import Bot
+from sixtysix.bots.base import Bot, int_param, probability_param
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, Solver, fast_copy
 from sixtysix.core.actions import ACTIONS, CLOSE, Action
-from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
@@ -210,50 +209,6 @@ def ends_at_once(state: DealState, action: int) -> bool:
 
 
 # ---------------------------------------------------------------------- parameters
-
-T = TypeVar("T")
-
-
-def parsed_param(
-    params: Mapping[str, str], name: str, convert: Callable[[str], T], kind: str
-) -> T | None:
-    """Parameter ``name`` converted by ``convert`` (None if not given), with a one-line error
-    naming it and the ``kind`` of value it takes when it is not one."""
-    text = params.get(name)
-    if text is None:
-        return None
-    try:
-        return convert(text)
-    except ValueError:
-        raise UnknownBotError(f"bot parameter {name} must be {kind}, not {text!r}") from None
-
-
-def int_param(params: Mapping[str, str], name: str, default: int, low: int = 1) -> int:
-    """An integer bot parameter, with a one-line error naming it when it is not one."""
-    value = parsed_param(params, name, int, "an integer")
-    if value is None:
-        return default
-    if value < low:
-        raise UnknownBotError(f"bot parameter {name} must be at least {low}, not {value}")
-    return value
-
-
-def probability_param(params: Mapping[str, str], name: str, default: float) -> float:
-    """A probability parameter (0 to 1), with a one-line error naming it when it is not one."""
-    value = float_param(params, name, default)
-    if value > 1.0:
-        raise UnknownBotError(f"bot parameter {name} is a probability, at most 1, not {value:g}")
-    return value
-
-
-def float_param(params: Mapping[str, str], name: str, default: float) -> float:
-    """A non-negative number parameter, with a one-line error naming it when it is not one."""
-    value = parsed_param(params, name, float, "a number")
-    if value is None:
-        return default
-    if not value >= 0:  # also NaN
-        raise UnknownBotError(f"bot parameter {name} must be at least 0, not {params[name]}")
-    return value
 
 
 def budget_from(params: Mapping[str, str], default: Budget) -> Budget:

@@ -168,7 +168,7 @@ def test_ties_in_solved_endgames_go_to_the_opponents_chances_to_err(name: str) -
     plain = ExpertBot(seat, Seed(0), {"random": "0", "tie": "0"})
     assert int(plain.choose(state.view(seat))) == min(tied)
     assert plain.last is not None and not plain.last.tiebreak
-    with pytest.raises(UnknownBotError, match=r"tie is a probability, at most 1, not 1\.5"):
+    with pytest.raises(UnknownBotError, match=r"tie must be a number from 0 to 1, not '1\.5'"):
         ExpertBot(seat, Seed(0), {"tie": "1.5"})
 
 
@@ -303,7 +303,7 @@ def test_the_margin_keeps_the_rule_players_move_unless_the_search_beats_it() -> 
         ExpertBot(view.seat, Seed(0), {"margin": "lots"})
     with pytest.raises(UnknownBotError, match="at least 0"):
         ExpertBot(view.seat, Seed(0), {"margin": "-1"})
-    with pytest.raises(UnknownBotError, match="random is a probability, at most 1, not 2"):
+    with pytest.raises(UnknownBotError, match="random must be a number from 0 to 1, not '2'"):
         ExpertBot(view.seat, Seed(0), {"random": "2"})
     with pytest.raises(UnknownBotError, match="crowd must be at least 1"):
         ExpertBot(view.seat, Seed(0), {"crowd": "0"})
@@ -498,7 +498,7 @@ def test_the_blend_is_half_and_half_unless_told(monkeypatch: pytest.MonkeyPatch)
         ExpertBot(view.seat, Seed(0), {"samples": "2", **params}).choose(view)
         assert shares.pop() == share
     view = opening("sixtysix")
-    with pytest.raises(UnknownBotError, match="share is a probability, at most 1"):
+    with pytest.raises(UnknownBotError, match="share must be a number from 0 to 1"):
         ExpertBot(view.seat, Seed(0), {"share": "2"})
 
 
@@ -535,7 +535,7 @@ def test_a_close_the_deals_mostly_back_is_taken_only_as_sure_as_told(
     assert ExpertBot(view.seat, Seed(0), {"margin": "0"}).choose(view) != CLOSE
     told = ExpertBot(view.seat, Seed(0), {"margin": "0", "confidence": "0.9"})
     assert told.choose(view) == CLOSE
-    with pytest.raises(UnknownBotError, match="confidence is a probability, at most 1"):
+    with pytest.raises(UnknownBotError, match="confidence must be a number from 0 to 1"):
         ExpertBot(view.seat, Seed(0), {"confidence": "2"})
 
 
