@@ -28,18 +28,9 @@ import _told
 
 from sixtysix.bots.base import parse_bot_spec
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import Phase
+from sixtysix.core.state import DealState
 from sixtysix.plugins.manager import build_registry
-from sixtysix.sim.duel import (
-    A,
-    B,
-    Contestant,
-    DealResult,
-    GameResult,
-    arrangements,
-    deal_path,
-    summarize,
-)
+from sixtysix.sim.duel import A, Contestant, DealResult, arrangements, play_game, summarize
 
 
 def contestant(spec: str) -> Contestant:
@@ -52,35 +43,13 @@ def play_deal(variant_name: str, specs: tuple[str, str], seed: int, deal: int) -
     _told.install()
     variant = build_registry().variant(variant_name)()
     contestants = [contestant(s) for s in specs]
-    root = Seed(seed)
     games = []
     for game, seating in enumerate(arrangements(2)):
-        state = variant.new_deal(variant.deal(root, deal_path(deal), deal % 2))
-        bots = [
-            contestants[who].make(s, root.child((*deal_path(deal), "game", game, "seat", s)))
-            for s, who in enumerate(seating)
-        ]
-        times: tuple[list[float], list[float]] = ([], [])
-        while state.phase != Phase.OVER:
-            seat = state.to_act
+
+        def tell(state: DealState, seat: int, seating: tuple[int, ...] = seating) -> None:
             _told.tell(state.hands[1 - seat] if seating[seat] == A else None)
-            view = state.view(seat)
-            start = time.perf_counter()
-            action = bots[seat].choose(view)
-            times[seating[seat]].append(time.perf_counter() - start)
-            state.apply(action)
-        assert state.outcome is not None
-        closed_with = state.talon_size if state.closed_by >= 0 else 0
-        games.append(
-            GameResult(
-                deal,
-                seating,
-                state.outcome,
-                (tuple(times[A]), tuple(times[B])),
-                state.closed_by,
-                closed_with,
-            )
-        )
+
+        games.append(play_game(variant, contestants, Seed(seed), deal, game, seating, tell))
     _told.tell(None)
     return DealResult(deal, tuple(games))
 

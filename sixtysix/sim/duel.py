@@ -27,7 +27,7 @@ import math
 import signal
 import statistics
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
@@ -35,7 +35,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import Phase
+from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 
 A, B = 0, 1
@@ -112,8 +112,14 @@ def play_game(
     deal: int,
     game: int,
     seating: tuple[int, ...],
+    before: Callable[[DealState, int], None] | None = None,
 ) -> GameResult:
-    """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says."""
+    """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says.
+
+    ``before`` is called with the true state and the seat to act before each decision. The
+    duel never passes it; it lets a yardstick in ``benchmarks/`` (``told_hand.py``) play the
+    duel's very games while telling a bot what its view hides.
+    """
     n = variant.seats
     setup = variant.deal(seed, deal_path(deal), deal % n)
     state = variant.new_deal(setup)
@@ -125,6 +131,8 @@ def play_game(
     clock = time.perf_counter
     while state.phase != Phase.OVER:
         seat = state.to_act
+        if before is not None:
+            before(state, seat)
         view = state.view(seat)
         start = clock()
         action = bots[seat].choose(view)

@@ -13,6 +13,7 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.actions import CLOSE, Action
 from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
 from sixtysix.core.view import View
 from sixtysix.sim.duel import (
     BotFailure,
@@ -24,6 +25,7 @@ from sixtysix.sim.duel import (
     iter_deals,
     mean_interval,
     play_deal,
+    play_game,
     summarize,
     wilson_interval,
 )
@@ -72,6 +74,24 @@ def test_every_seating_plays_the_identical_deal(variant: SixtySix) -> None:
         first.setdefault(seat, set()).add((dealer, hand))
     assert sorted(first) == list(range(variant.seats))
     assert all(len(views) == 1 for views in first.values())  # same cards in every seating
+
+
+def test_a_game_calls_before_with_the_true_state_and_changes_nothing() -> None:
+    """``before`` (for the yardsticks of benchmarks/) sees each decision's true state and seat
+    before the bot is asked, and the game it plays is the duel's own."""
+    variant = Schnapsen()
+    contestants = (HEURISTIC, RANDOM)
+    asked: list[tuple[int, int, int]] = []
+
+    def before(state: DealState, seat: int) -> None:
+        assert seat == state.to_act
+        asked.append((seat, state.hands[seat], len(state.history)))
+
+    plain = play_game(variant, contestants, Seed(5), 3, 1, (1, 0))
+    told = play_game(variant, contestants, Seed(5), 3, 1, (1, 0), before)
+    assert told.outcome == plain.outcome
+    assert len(asked) == sum(len(t) for t in plain.times) > 0
+    assert [n for _, _, n in asked] == sorted({n for _, _, n in asked})  # once per decision
 
 
 def test_same_bot_on_both_sides_is_an_even_duel() -> None:
