@@ -1,12 +1,12 @@
 """A yardstick, not a player: a bot *told* the opponent's hand, in the games of ``sixtysix duel``.
 
-Before each of its decisions the measured bot (``expert`` by default) is told the opponent's
-current hand (:mod:`_told`); it still imagines the order of the talon. Everything else is the
-duel's: the same deals, seatings and bot seeds as ``sixtysix duel VARIANT BOT OPPONENT --deals
-N --seed S``, and the same summary. The difference between the two win rates is what reading
-the opponent's cards perfectly would be worth to that bot; what it still loses is the talon's
-luck and its own play. ``benchmarks/oracle.py`` goes further and shows the cheat the talon
-order as well.
+Before each of its decisions the measured bot (a search-based one: ``expert``) is told the
+opponent's current hand (:mod:`_told`); it still imagines the order of the talon. Everything
+else is the duel's: the same deals, seatings and bot seeds as ``sixtysix duel VARIANT BOT
+OPPONENT --deals N --seed S``, and the same summary. The difference between the two win rates
+is what reading the opponent's cards perfectly would be worth to that bot; what it still loses
+is the talon's luck and its own play. ``benchmarks/oracle.py`` goes further: its cheat sees the
+talon's order as well. Ctrl-C reports the deals finished so far (exit status 130).
 
     python benchmarks/told_hand.py schnapsen expert random --deals 500 --jobs 2
     python benchmarks/told_hand.py 66 expert heuristic --deals 500 --jobs 2
@@ -17,6 +17,7 @@ Two-player games only.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -54,6 +55,11 @@ def play_deal(variant_name: str, specs: tuple[str, str], seed: int, deal: int) -
     return DealResult(deal, tuple(games))
 
 
+def _ignore_interrupts() -> None:
+    # Workers leave Ctrl-C to the parent, which reports the deals finished so far.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
@@ -75,24 +81,27 @@ def main() -> int:
     specs = (args.bot, args.opponent)
     start = time.perf_counter()
     results: list[DealResult] = []
+    pool = ProcessPoolExecutor(max_workers=max(1, args.jobs), initializer=_ignore_interrupts)
     try:
-        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [
-                pool.submit(play_deal, args.variant, specs, args.seed, d) for d in range(args.deals)
-            ]
-            for future in futures:
-                results.append(future.result())
+        futures = [
+            pool.submit(play_deal, args.variant, specs, args.seed, d) for d in range(args.deals)
+        ]
+        for future in futures:
+            results.append(future.result())
     except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
         print(f"interrupted after {len(results)} deals", file=sys.stderr)
+    else:
+        pool.shutdown()
     summary = summarize(
         variant.name,
         (f"{args.bot} (told)", args.opponent),
         results,
         args.seed,
         time.perf_counter() - start,
-    )
-    rate = summary.as_json()["win_rate"]["a"]
-    gp = summary.as_json()["game_points_per_deal"]["difference"]
+    ).as_json()
+    rate = summary["win_rate"]["a"]
+    gp = summary["game_points_per_deal"]["difference"]
     print(
         f"{variant.name}: {args.bot}, told the opponent's hand, against {args.opponent}:"
         f" won {100 * rate['estimate']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f})"
