@@ -18,16 +18,13 @@ close")::
 
 from __future__ import annotations
 
-import argparse
 import collections
 import sys
 from collections.abc import Iterable
 
-from sixtysix.bots.levels import resolve_player
-from sixtysix.core.errors import UnknownBotError, UnknownVariantError
-from sixtysix.core.rng import Seed
-from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import A, B, Contestant, DealResult, GameResult, iter_deals
+from _duels import duel_parser, play_all, resolved
+
+from sixtysix.sim.duel import A, B, DealResult, GameResult
 
 #: A lost game's row: the deal's end, who closed ("bot", "opponent" or "nobody") and the
 #: cards left in the talon at the close (0 without one).
@@ -70,33 +67,10 @@ def report(games: int, lost: collections.Counter[Row]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=(__doc__ or "").splitlines()[0],
-        epilog=(__doc__ or "").split("::", 1)[-1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("variant", help="variant name or alias, as for sixtysix duel")
-    parser.add_argument("bot", help="the bot whose lost games are sorted (NAME:k=v or @level)")
-    parser.add_argument("opponent", help="its opponent")
-    parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
-    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser = duel_parser(__doc__, "the bot whose lost games are sorted")
     args = parser.parse_args(argv)
-    reg = get_registry()
-    try:
-        variant = reg.variant(args.variant)()
-        contestants = [Contestant(*resolve_player(s, reg)) for s in (args.bot, args.opponent)]
-    except (UnknownVariantError, UnknownBotError) as exc:
-        parser.error(str(exc))
-    if args.deals < 1 or args.jobs < 1:
-        parser.error("--deals and --jobs must be at least 1")
-    played: list[DealResult] = []  # kept as they finish: Ctrl-C reports what is done
-    status = 0
-    try:
-        played.extend(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs))
-    except KeyboardInterrupt:
-        print(f"interrupted: the {len(played)} deals finished so far", file=sys.stderr)
-        status = 130
+    variant, contestants = resolved(parser, args)
+    played, status = play_all(variant, contestants, args)
     print(report(*tally(played)))
     return status
 

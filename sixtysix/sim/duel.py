@@ -39,6 +39,8 @@ from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 
 A, B = 0, 1
+#: A yardstick's look at each decision: the true state, the seat to act, and ``A`` or ``B``.
+Before = Callable[[DealState, int, int], None]
 CONFIDENCE = 0.95
 
 
@@ -112,13 +114,14 @@ def play_game(
     deal: int,
     game: int,
     seating: tuple[int, ...],
-    before: Callable[[DealState, int], None] | None = None,
+    before: Before | None = None,
 ) -> GameResult:
     """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says.
 
-    ``before`` is called with the true state and the seat to act before each decision. The
-    duel never passes it; it lets a yardstick in ``benchmarks/`` (``told_hand.py``) play the
-    duel's very games while telling a bot what its view hides.
+    ``before`` is called before each decision with the true state, the seat to act and whose
+    bot sits there (``A`` or ``B``). The duel never passes it; it lets a yardstick in
+    ``benchmarks/`` (``told_hand.py``) play the duel's very games while telling a bot what its
+    view hides.
     """
     n = variant.seats
     setup = variant.deal(seed, deal_path(deal), deal % n)
@@ -132,7 +135,7 @@ def play_game(
     while state.phase != Phase.OVER:
         seat = state.to_act
         if before is not None:
-            before(state, seat)
+            before(state, seat, seating[seat])
         view = state.view(seat)
         start = clock()
         action = bots[seat].choose(view)
@@ -155,11 +158,15 @@ def play_game(
 
 
 def play_deal(
-    variant: Variant, contestants: Sequence[Contestant], seed: Seed, deal: int
+    variant: Variant,
+    contestants: Sequence[Contestant],
+    seed: Seed,
+    deal: int,
+    before: Before | None = None,
 ) -> DealResult:
-    """Every arrangement of one deal."""
+    """Every arrangement of one deal (``before``: as for :func:`play_game`)."""
     games = tuple(
-        play_game(variant, contestants, seed, deal, g, seating)
+        play_game(variant, contestants, seed, deal, g, seating, before)
         for g, seating in enumerate(arrangements(variant.seats))
     )
     return DealResult(deal, games)
@@ -176,14 +183,17 @@ def iter_deals(
     seed: Seed,
     deals: int,
     jobs: int = 1,
+    before: Before | None = None,
 ) -> Iterator[DealResult]:
     """Deals ``0..deals-1``, each with all its games; in order with one job, else as done.
 
     The results do not depend on ``jobs``: every deal draws only from its own seed paths.
+    ``before``: as for :func:`play_game` (with ``jobs`` above 1, a module-level function, so
+    that the workers can be handed it).
     """
     if jobs <= 1:
         for d in range(deals):
-            yield play_deal(variant, contestants, seed, d)
+            yield play_deal(variant, contestants, seed, d, before)
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
     pending: set[Future[DealResult]] = set()
@@ -192,7 +202,7 @@ def iter_deals(
     try:
         while next_deal < deals or pending:
             while next_deal < deals and len(pending) < 2 * jobs:
-                pending.add(pool.submit(play_deal, variant, contestants, seed, next_deal))
+                pending.add(pool.submit(play_deal, variant, contestants, seed, next_deal, before))
                 next_deal += 1
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
