@@ -61,10 +61,10 @@ class ToldSampler(Sampler):
 
     def layouts(self) -> Iterator[DealState]:
         told = self._told()
-        deals = list(super().layouts())
         if told is None:
-            yield from deals
+            yield from super().layouts()
             return
+        deals = list(super().layouts())
         opponent = 1 - self.seat
         fitting = [d for d in deals if d.hands[opponent] == told]
         yield from fitting or deals
