@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from sixtysix import __version__
+from sixtysix.cli.localized import LocalizedGroup
 
 #: command name -> "module:attribute"
 COMMANDS: dict[str, str] = {
@@ -35,7 +36,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
+class LazyGroup(LocalizedGroup):
     """A group whose sub-commands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -59,16 +60,16 @@ class LazyGroup(click.Group):
 def cli() -> None:
     """Play, replay and simulate the card games of the Sixty-six family.
 
-    \b
-    Variants: two-player 66 (Altmışaltı), Schnapsen, three-player 66 with a
-    called trump, four-player 66 with a hidden partner -- and any installed plugin.
+    Variants: two-player 66 (Altmışaltı), Schnapsen, three-player 66 with a called trump,
+    four-player 66 with a hidden partner -- and any installed plugin.
 
     \b
     Examples:
-      sixtysix variants                    list installed variants
-      sixtysix rules 66                    rules summary and every option
-      sixtysix simulate 66 --games 2000    random players, 2000 deals
-      sixtysix replay game.json --json     check a record, machine-readable
+      sixtysix variants
+      sixtysix rules 66 --lang tr
+      sixtysix play 66 --vs hard
+      sixtysix simulate 66 --games 2000
+      sixtysix replay game.json --json
 
     Exit status: 0 ok, 2 bad input (usage, unknown name, broken record), 130 interrupted.
     """

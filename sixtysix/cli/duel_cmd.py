@@ -14,9 +14,10 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.localized import LocalizedCommand
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.argument("variant")
 @click.argument("bot_a", metavar="BOT_A")
 @click.argument("bot_b", metavar="BOT_B")

@@ -7,9 +7,10 @@ import json
 import click
 
 from sixtysix.cli.common import registry, reports_errors
+from sixtysix.cli.localized import LocalizedCommand
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @reports_errors
 def variants(as_json: bool) -> None:
@@ -47,7 +48,7 @@ def variants(as_json: bool) -> None:
     Console().print(table)
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @reports_errors
 def bots(as_json: bool) -> None:

@@ -1,9 +1,13 @@
-"""Click commands whose ``--help`` speaks the player's language.
+"""Click commands whose ``--help`` speaks the user's language.
 
-Help text is written in English in the code; :class:`LocalizedCommand` translates it when the
-help is shown, paragraph by paragraph (``\\b`` example blocks stay as written), with the
-language from ``--lang`` when it comes before ``--help`` or else from the locale. The catalog
-entries are collected by ``python -m sixtysix.i18n.build`` from :data:`LOCALIZED_COMMANDS`.
+Help text is written in English in the code; :class:`LocalizedCommand` (every sub-command) and
+:class:`LocalizedGroup` (``sixtysix`` itself) translate it when the help is shown, paragraph by
+paragraph (``\\b`` example blocks stay as written), with the language from ``--lang`` when it
+comes before ``--help`` or else from the locale. A Turkish user reading ``sixtysix --help``
+should not meet a list of commands half in one language and half in the other, so every
+command is localized, and a test fails for one that is not. The catalog entries are collected
+by ``python -m sixtysix.i18n.build`` from every command of :data:`sixtysix.cli.COMMANDS`
+(:func:`command_texts`).
 """
 
 from __future__ import annotations
@@ -17,12 +21,6 @@ import click
 
 from sixtysix.i18n import LANGUAGES, Translator, normalize, translator
 
-#: The commands whose help is translated, as "module:attribute" (see the i18n build).
-LOCALIZED_COMMANDS = (
-    "sixtysix.cli.play_cmd:play",
-    "sixtysix.cli.standings_cmd:standings",
-    "sixtysix.cli.analyse_cmd:analyse",
-)
 _META_KEY = "sixtysix.lang"
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,14 +62,19 @@ def lang_option() -> Callable[[F], F]:
     )
 
 
-class LocalizedCommand(click.Command):
-    """A command whose help text and option help are translated when shown."""
+class _LocalizedHelp(click.Command):
+    """Translates a command's help text and option help while its help is shown."""
+
+    def _options(self, ctx: click.Context) -> list[click.Parameter]:
+        """The command's parameters and Click's own ``--help`` (its text is Click's)."""
+        own = self.get_help_option(ctx)
+        return [*self.params, own] if own is not None else list(self.params)
 
     @contextmanager
     def _translated(self, ctx: click.Context) -> Iterator[None]:
         tr = translator(ctx.meta.get(_META_KEY))
         saved_help = self.help
-        saved = [(p, getattr(p, "help", None)) for p in self.params]
+        saved = [(p, getattr(p, "help", None)) for p in self._options(ctx)]
         try:
             if self.help:
                 self.help = translate_help(self.help, tr)
@@ -97,17 +100,34 @@ class LocalizedCommand(click.Command):
             return super().get_short_help_str(limit)
 
 
-def command_texts() -> list[str]:
-    """Every help paragraph and option help of :data:`LOCALIZED_COMMANDS`, for the catalog."""
-    import importlib
+class LocalizedCommand(_LocalizedHelp):
+    """A command whose help text and option help are translated when shown."""
 
+
+class LocalizedGroup(_LocalizedHelp, click.Group):
+    """A group whose own help is translated when shown (its sub-commands translate theirs)."""
+
+
+def localized_commands() -> list[click.Command]:
+    """``sixtysix`` itself and every sub-command of :data:`sixtysix.cli.COMMANDS`."""
+    from sixtysix.cli import COMMANDS, cli
+
+    ctx = click.Context(cli)
+    commands: list[click.Command] = [cli]
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        commands.append(command)
+    return commands
+
+
+def command_texts() -> list[str]:
+    """Every help paragraph and option help of every command, for the catalog."""
     texts: list[str] = []
-    for target in LOCALIZED_COMMANDS:
-        module, _, attr = target.partition(":")
-        command = getattr(importlib.import_module(module), attr)
-        assert isinstance(command, click.Command)
+    for command in localized_commands():
         texts.extend(help_paragraphs(command.help or ""))
-        for param in command.params:
+        ctx = click.Context(command)
+        for param in command.get_params(ctx):
             text = getattr(param, "help", None)
             if isinstance(param, click.Option) and text:
                 texts.append(normalize(text))

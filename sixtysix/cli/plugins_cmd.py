@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import click
 
 from sixtysix.cli.common import reports_errors
+from sixtysix.cli.localized import LocalizedCommand
 
 
 @dataclass
@@ -60,7 +61,7 @@ def collect() -> tuple[list[PluginRow], list[str]]:
     return ordered, list(reg.errors)
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @reports_errors
 def plugins(as_json: bool) -> None:

@@ -8,10 +8,11 @@ import sys
 import click
 
 from sixtysix.cli.common import EXIT_BAD_INPUT, registry
+from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.core.errors import SixtySixError
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the replay contract's JSON object.")
 @click.option(
@@ -22,7 +23,7 @@ from sixtysix.core.errors import SixtySixError
 )
 @click.option("--game", type=click.IntRange(min=0), help="With --from: the game's index.")
 def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | None) -> None:
-    """Replay the game record FILE (``-`` for stdin), checking every action.
+    """Replay the game record FILE (`-` for stdin), checking every action.
 
     Without --json, prints a readable account of each deal. With --json, prints one JSON
     object: every step with the legal actions before it, each deal's result and the match

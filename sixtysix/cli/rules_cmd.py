@@ -7,16 +7,15 @@ import json
 import click
 
 from sixtysix.cli.common import option_assignments, registry, reports_errors
+from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.options import parse_assignments
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.argument("variant")
 @option_assignments()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
-@click.option(
-    "--lang", type=click.Choice(["en", "tr"]), default=None, help="Language (default: locale)."
-)
+@lang_option()
 @reports_errors
 def rules(
     variant: str, preset: str | None, options: tuple[str, ...], as_json: bool, lang: str | None

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from sixtysix.cli.common import InputError, registry, reports_errors
+from sixtysix.cli.localized import LocalizedCommand
 
 
 def _report(files: list[Path], root: Path, listing: str) -> None:
@@ -19,7 +20,7 @@ def _report(files: list[Path], root: Path, listing: str) -> None:
     click.echo(f"  pytest && sixtysix {listing}")
 
 
-@click.command("new-variant")
+@click.command("new-variant", cls=LocalizedCommand)
 @click.argument("name")
 @click.option(
     "--base",
@@ -62,7 +63,7 @@ def new_variant(name: str, base: str, parent: Path) -> None:
     _report(files, parent / names.dist, "variants")
 
 
-@click.command("new-bot")
+@click.command("new-bot", cls=LocalizedCommand)
 @click.argument("name")
 @click.option(
     "--dir",

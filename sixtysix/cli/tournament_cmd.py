@@ -15,13 +15,14 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
 if TYPE_CHECKING:
     from sixtysix.sim.tournament import BotStanding, TournamentReport
 
 
-@click.command()
+@click.command(cls=LocalizedCommand)
 @click.argument("variant")
 @click.option(
     "--bots",

@@ -11,8 +11,16 @@ from click.testing import CliRunner
 
 pytest.importorskip("babel")
 
+import click
+
 from sixtysix.cli import cli
-from sixtysix.i18n import LANGUAGES, LOCALE_DIR, Translator, default_language
+from sixtysix.cli.localized import (
+    LocalizedCommand,
+    LocalizedGroup,
+    help_paragraphs,
+    localized_commands,
+)
+from sixtysix.i18n import LANGUAGES, LOCALE_DIR, Translator, default_language, normalize
 from sixtysix.i18n.build import compiled, extract, mo_path, read_catalog
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -123,3 +131,54 @@ def test_command_help_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None
     assert "uzmana göre" in out
     listing = runner.invoke(cli, ["--help"]).output
     assert "VARIANT oyununu terminalde oyna" in listing
+
+
+def test_every_command_is_localized() -> None:
+    """A new sub-command must translate its help, or `sixtysix --help` is half English."""
+    for command in localized_commands():
+        assert isinstance(command, (LocalizedCommand, LocalizedGroup)), command.name
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_whole_help_speaks_one_language(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Under a Turkish locale every help text shown is the Turkish one, and under an English
+    locale the English one: the group's, each command's line in the list, and each command's
+    own help and options (Click's --help included)."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "tr_TR.UTF-8" if lang == "tr" else "C.UTF-8")
+    tr = Translator(lang)
+    runner = CliRunner()
+
+    def shown(text: str) -> str:
+        return " ".join(text.split())
+
+    top = shown(runner.invoke(cli, ["--help"], terminal_width=400).output)
+    assert shown(tr.text("Show this message and exit.")) in top
+    for command in localized_commands():
+        expected = help_paragraphs(command.help or "")
+        ctx = click.Context(command)
+        expected += [normalize(p.help) for p in command.get_params(ctx) if getattr(p, "help", None)]
+        if command is cli:
+            out = top
+        else:
+            assert command.name is not None
+            out = shown(runner.invoke(cli, [command.name, "--help"], terminal_width=400).output)
+            first = tr.text(help_paragraphs(command.help or "")[0])
+            assert shown(first)[:40] in top, command.name  # its line in the list
+        for text in expected:
+            assert shown(tr.text(text)) in out, (command.name, text)
+    if lang == "tr":
+        assert "Kurulu oyunları listele" in top and "BOT_A'yı BOT_B'ye karşı ölç" in top
+        out = runner.invoke(cli, ["simulate", "--help"], terminal_width=400).output
+        assert "Ana tohum" in out and "Master seed" not in out
+
+
+def test_lang_before_help_picks_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    out = CliRunner().invoke(cli, ["rules", "--lang", "tr", "--help"]).output
+    assert "kural özetini" in out
+    out = CliRunner().invoke(cli, ["rules", "--lang", "TR", "66"]).output
+    assert "Seçenekler" in out
