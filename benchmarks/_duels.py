@@ -15,7 +15,7 @@ from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
-from sixtysix.plugins.manager import get_registry
+from sixtysix.plugins.manager import Registry, get_registry
 from sixtysix.sim.duel import Before, Contestant, DealResult, iter_deals
 
 
@@ -39,10 +39,13 @@ def duel_parser(
 
 
 def resolved(
-    parser: argparse.ArgumentParser, args: argparse.Namespace
+    parser: argparse.ArgumentParser, args: argparse.Namespace, registry: Registry | None = None
 ) -> tuple[Variant, list[Contestant]]:
-    """The variant and the two contestants named by ``args``, or a one-line parser error."""
-    reg = get_registry()
+    """The variant and the two contestants named by ``args``, or a one-line parser error.
+
+    ``registry``: where the names are looked up (the installed plugins' by default; a script
+    adds its own prototype bots to a copy)."""
+    reg = registry if registry is not None else get_registry()
     try:
         variant = reg.variant(args.variant)()
         contestants = [Contestant(*resolve_player(s, reg)) for s in (args.bot, args.opponent)]
