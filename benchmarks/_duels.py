@@ -1,7 +1,8 @@
-"""What the duel-based benchmark scripts share: their command line and a Ctrl-C-safe run.
+"""What the duel-based benchmark scripts share: their command line, a Ctrl-C-safe run and the
+summary line.
 
-``losses.py`` and ``told_hand.py`` take the arguments of ``sixtysix duel`` (a variant, two
-bots, ``--deals``, ``--seed``, ``--jobs``) and play its very games through
+``losses.py``, ``told_hand.py`` and ``ismcts.py`` take the arguments of ``sixtysix duel`` (a
+variant, two bots, ``--deals``, ``--seed``, ``--jobs``) and play its very games through
 :func:`sixtysix.sim.duel.iter_deals`; a bad argument is a one-line error (exit status 2), and
 Ctrl-C keeps the deals finished so far (exit status 130).
 """
@@ -16,7 +17,7 @@ from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import Registry, get_registry
-from sixtysix.sim.duel import Before, Contestant, DealResult, iter_deals
+from sixtysix.sim.duel import Before, Contestant, DealResult, iter_deals, summarize
 
 
 def duel_parser(
@@ -72,3 +73,25 @@ def play_all(
         print(f"interrupted: the {len(played)} deals finished so far", file=sys.stderr)
         return played, 130
     return played, 0
+
+
+def summary_line(
+    variant: Variant,
+    contestants: list[Contestant],
+    played: list[DealResult],
+    args: argparse.Namespace,
+    seconds: float,
+    what: str,
+) -> str:
+    """The duel's summary in one line: ``what`` (who played whom), the first bot's games won
+    with their interval, game points per deal over the second, and its median time a move."""
+    labels = (contestants[0].label, contestants[1].label)
+    data = summarize(variant.name, labels, played, args.seed, seconds).as_json()
+    rate = data["win_rate"]["a"]
+    gp = data["game_points_per_deal"]["difference"]
+    ms = data["time_per_move"]["a"]["median_ms"]
+    return (
+        f"{variant.name}: {what}: won {100 * rate['estimate']:.1f}%"
+        f" ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}) of {2 * len(played)} games,"
+        f" {gp['estimate']:+.3f} game points per deal, {ms:.1f} ms median per move"
+    )

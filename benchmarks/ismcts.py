@@ -22,12 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _duels import duel_parser, play_all, resolved
+from _duels import duel_parser, play_all, resolved, summary_line
 from _ismcts import IsmctsBot
 
 from sixtysix.bots.compiled import available, supports
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import summarize
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,17 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("needs numba and a two-player game of the compiled search (66, schnapsen)")
     start = time.perf_counter()
     played, status = play_all(variant, contestants, args)
-    labels = (contestants[0].label, contestants[1].label)
-    summary = summarize(variant.name, labels, played, args.seed, time.perf_counter() - start)
-    data = summary.as_json()
-    rate = data["win_rate"]["a"]
-    gp = data["game_points_per_deal"]["difference"]
-    ms = data["time_per_move"]["a"]
-    print(
-        f"{variant.name}: {labels[0]} against {labels[1]}: won {100 * rate['estimate']:.1f}%"
-        f" ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}) of {2 * len(played)} games,"
-        f" {gp['estimate']:+.3f} game points per deal, {ms['median_ms']:.1f} ms median per move"
-    )
+    what = f"{contestants[0].label} against {contestants[1].label}"
+    print(summary_line(variant, contestants, played, args, time.perf_counter() - start, what))
     return status
 
 

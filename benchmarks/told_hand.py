@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _told
-from _duels import duel_parser, play_all, resolved
+from _duels import duel_parser, play_all, resolved, summary_line
 
 from sixtysix.core.state import DealState
-from sixtysix.sim.duel import A, summarize
+from sixtysix.sim.duel import A
 
 
 def tell(state: DealState, seat: int, who: int) -> None:
@@ -43,17 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("two-player games only")
     start = time.perf_counter()
     played, status = play_all(variant, contestants, args, tell)
-    labels = (contestants[0].label, contestants[1].label)
-    summary = summarize(
-        variant.name, labels, played, args.seed, time.perf_counter() - start
-    ).as_json()
-    rate = summary["win_rate"]["a"]
-    gp = summary["game_points_per_deal"]["difference"]
-    print(
-        f"{variant.name}: {args.bot}, told the opponent's hand, against {args.opponent}:"
-        f" won {100 * rate['estimate']:.1f}% ({100 * rate['low']:.1f}-{100 * rate['high']:.1f})"
-        f" of {2 * len(played)} games, {gp['estimate']:+.3f} game points per deal"
-    )
+    what = f"{args.bot}, told the opponent's hand, against {args.opponent}"
+    print(summary_line(variant, contestants, played, args, time.perf_counter() - start, what))
     return status
 
 

@@ -70,3 +70,19 @@ def test_a_wide_margin_keeps_the_rule_players_move() -> None:
 def test_unknown_parameters_are_refused() -> None:
     with pytest.raises(UnknownBotError, match="no parameter 'depth'"):
         IsmctsBot(0, Seed(0), {"depth": "3"})
+
+
+def test_the_script_plays_the_duels_games_and_refuses_bad_arguments(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import ismcts
+
+    assert ismcts.main(["schnapsen", "ismcts:iterations=20", "random", "--deals", "2"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("schnapsen: ismcts:iterations=20 against random: won ")
+    assert "of 4 games" in line
+    for bad in (["schnapsen", "ismcts:depth=2", "random"], ["66-3", "ismcts", "random"]):
+        with pytest.raises(SystemExit) as exit_:
+            ismcts.main(bad)
+        assert exit_.value.code == 2
+        assert capsys.readouterr().err.count("\n") <= 3  # usage and one error line
