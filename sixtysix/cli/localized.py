@@ -121,14 +121,18 @@ def localized_commands() -> list[click.Command]:
     return commands
 
 
+def help_texts(command: click.Command) -> list[str]:
+    """The translatable texts of one command's help: its paragraphs and its options' help
+    (Click's ``--help`` included), as the catalog keys them."""
+    texts = help_paragraphs(command.help or "")
+    for param in command.get_params(click.Context(command)):
+        text = getattr(param, "help", None)
+        if isinstance(param, click.Option) and text:
+            texts.append(normalize(text))
+    return texts
+
+
 def command_texts() -> list[str]:
     """Every help paragraph and option help of every command, for the catalog."""
-    texts: list[str] = []
-    for command in localized_commands():
-        texts.extend(help_paragraphs(command.help or ""))
-        ctx = click.Context(command)
-        for param in command.get_params(ctx):
-            text = getattr(param, "help", None)
-            if isinstance(param, click.Option) and text:
-                texts.append(normalize(text))
+    texts = [text for command in localized_commands() for text in help_texts(command)]
     return list(dict.fromkeys(texts))
