@@ -217,6 +217,23 @@ def test_the_heuristic_exchanges_as_follower() -> None:
     assert decide(later_nine().view(1)) < NUM_CARDS
 
 
+def test_samples_keep_the_followers_exchange() -> None:
+    """The expert's imagined deals: the turn-up taken by the follower stays in his hand, and
+    every sample replays the public history, the follower's exchange included."""
+    from sixtysix.bots.sampling import Sampler
+
+    st = later_nine(**ANYTIME)
+    act(st, "exchange")
+    stream = Seed(1).stream(("s",))
+    for seat in range(2):
+        view = st.view(seat)
+        sampler = Sampler(view, st.variant)
+        for _ in range(5):
+            sample = sampler.sample(stream, check=True)
+            assert sample.view(seat) == view
+            assert sample.hands[1] >> C("KS") & 1 and sample.turnup == C("9S")
+
+
 def test_the_search_values_a_followers_exchange() -> None:
     st = later_nine(**ANYTIME)
     values = Solver(1).action_values(st, depth=2)
