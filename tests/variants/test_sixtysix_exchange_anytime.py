@@ -278,6 +278,9 @@ def test_fast_paths_refuse_the_option() -> None:
     assert not compiled.supports(variant)
     fast = pytest.importorskip("sixtysix.sim.fast_two_hand")
     assert fast.supports(v66(), BOTS) and not fast.supports(variant, BOTS)
+    # The match format does not change a deal: those deals keep both fast paths.
+    assert fast.supports(v66(match="four_deals"), BOTS)
+    assert compiled.supports(v66(match="four_deals"))
 
 
 def test_simulation_with_the_option_is_the_generic_engines() -> None:
