@@ -60,13 +60,14 @@ class Variant:
         raise NotImplementedError
 
     def make_match_format(self, options: Options) -> MatchFormat:
-        """How a match ends: by default, once a total reaches the ``target`` option (7)."""
-        return MatchFormat(int(getattr(options, "target", 7)))
+        """How a match ends: by default, once a total reaches :attr:`target`."""
+        return MatchFormat(self.target)
 
     @property
     def target(self) -> int:
-        """Game points that end a match (in a match of a fixed number of deals: unused)."""
-        return self.match_format.target
+        """Game points that end a match (the ``target`` option; unused by a match of a fixed
+        number of deals)."""
+        return int(getattr(self.options, "target", 7))
 
     # ----------------------------------------------------------------- dealing
 
