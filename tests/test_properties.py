@@ -37,6 +37,8 @@ CONFIGS: list[tuple[str, dict[str, object]]] = [
     ("sixtysix", {"claim": "manual", "failed_close": "2or3", "tie": "draw"}),
     ("sixtysix", {"talonless": True}),
     ("sixtysix", {"exchange_needs_trick": False, "marriage_after_close": False}),
+    ("sixtysix", {"exchange_anytime": True}),
+    ("sixtysix", {"exchange_anytime": True, "exchange_needs_trick": False, "match": "four_deals"}),
     ("schnapsen", {}),
     ("schnapsen", {"claim": "manual"}),
     ("sixtysix-3", {}),

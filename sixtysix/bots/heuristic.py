@@ -797,9 +797,9 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
     if CONCEDE in actions and hopeless(reading):
         return _pick(legal, CONCEDE)
     plays = [a for a in legal if a < NUM_CARDS]
+    if EXCHANGE in actions:  # on lead, or following where the rules allow it
+        return _pick(legal, EXCHANGE)
     if not view.trick:
-        if EXCHANGE in actions:
-            return _pick(legal, EXCHANGE)
         if CLOSE in actions and should_close(reading):
             return _pick(legal, CLOSE)
         marriages = [a for a in legal if MARRY <= a < MARRY + 4]

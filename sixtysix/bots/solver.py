@@ -432,7 +432,8 @@ def _ordered(state: DealState, legal: Sequence[int], first: int) -> list[int]:
 
 
 def _order_follow(state: DealState, legal: Sequence[int]) -> list[int]:
-    """Following: the cheapest card that takes the trick first, then the cheapest discards."""
+    """Following: an exchange (where the rules allow it to a follower) first, as on lead; then
+    the cheapest card that takes the trick, then the cheapest discards."""
     trick = state.trick
     trump = state.trump
     best = trick[0][1]
@@ -442,10 +443,13 @@ def _order_follow(state: DealState, legal: Sequence[int]) -> list[int]:
                 best = c
         elif c // 6 == trump:
             best = c
+    front: list[int] = []
     winners: list[int] = []
     losers: list[int] = []
     for a in legal:
-        if a >= NUM_CARDS:
+        if a == EXCHANGE:
+            front.append(a)
+        elif a >= NUM_CARDS:
             losers.append(a)
         elif (a // 6 == best // 6 and a > best) or (a // 6 == trump and best // 6 != trump):
             winners.append(a)
@@ -454,7 +458,7 @@ def _order_follow(state: DealState, legal: Sequence[int]) -> list[int]:
     # Cheapest winner first (trumps after plain cards), then the discard worth least.
     winners.sort(key=lambda c: POINTS[c] if c // 6 != trump else 20 + c % 6)
     losers.sort(key=lambda c: (POINTS[c] if c < NUM_CARDS else 100) * 8 + c % 6)
-    return winners + losers
+    return front + winners + losers
 
 
 # ---------------------------------------------------------------------- the search

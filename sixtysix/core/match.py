@@ -45,7 +45,8 @@ def play_match(
     max_deals: int = 10_000,
     on_deal: Callable[[DealSetup, DealState], None] | None = None,
 ) -> MatchResult:
-    """Play deals until some seat's total reaches the target; the first dealer is drawn."""
+    """Play deals until the variant's match format ends the match (a seat's total at the
+    target, or a fixed number of deals played); the first dealer is drawn."""
     n = variant.seats
     record = Record(variant.name, variant.options.diff(), seed.value)
     totals = [0] * n
@@ -62,7 +63,7 @@ def play_match(
         outcomes.append(outcome)
         for s in range(n):
             totals[s] += outcome.game_points[s]
-        winners = variant.match_winners(totals)
+        winners = variant.match_winners(totals, number + 1)
         if winners:
             return MatchResult(record, outcomes, totals, winners)
         dealer = variant.next_dealer(dealer)

@@ -112,5 +112,5 @@ def replay(raw: RawRecord, registry: Registry) -> Replay:
         if state.outcome is not None:
             for s in range(n):
                 totals[s] += state.outcome.game_points[s]
-            winners = variant.match_winners(totals)
+            winners = variant.match_winners(totals, len(deals))
     return Replay(variant, deals, totals, winners)

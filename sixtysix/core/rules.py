@@ -1,12 +1,15 @@
-"""The generic knobs of the engine: what a variant turns on, and how a deal is dealt.
+"""The generic knobs of the engine: what a variant turns on, how a deal is dealt, how a match
+ends.
 
-A variant translates its named options into one frozen :class:`Rules`; the engine reads only
-these knobs, never a variant name. Deal scoring is not a knob: the variant settles each deal
-itself (see :meth:`sixtysix.core.variant.Variant.settle`).
+A variant translates its named options into one frozen :class:`Rules` and one
+:class:`MatchFormat`; the engine and the match loop read only these knobs, never a variant
+name. Deal scoring is not a knob: the variant settles each deal itself (see
+:meth:`sixtysix.core.variant.Variant.settle`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sixtysix.core.cards import NINE
@@ -46,6 +49,9 @@ class Rules:
     exchange_rank: int = NINE
     exchange_min_talon: int = 3
     exchange_needs_trick: bool = True
+    #: The exchange is the holder's whenever he is to act (as follower too, before his card),
+    #: not only on lead; the other conditions still hold.
+    exchange_anytime: bool = False
     closing: bool = False
     close_needs_trick: bool = False
     manual_claim: bool = False
@@ -59,3 +65,26 @@ class Rules:
     @property
     def hand_size(self) -> int:
         return sum(self.deal_rounds)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFormat:
+    """How a match ends: once a seat's total reaches ``target``, or, with ``deals`` set,
+    after exactly that many deals (``target`` then plays no part)."""
+
+    target: int
+    deals: int | None = None
+
+    def winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:
+        """The seats with the highest total once the match is over after ``deals`` finished
+        deals (several when tied: a shared win), else an empty list. ``deals`` may be left out
+        only in a match to the target."""
+        if self.deals is None:
+            if max(totals) < self.target:
+                return []
+        elif deals is None:
+            raise ValueError("a match of a fixed number of deals needs the deals played")
+        elif deals < self.deals:
+            return []
+        best = max(totals)
+        return [s for s, t in enumerate(totals) if t == best]

@@ -278,6 +278,8 @@ class DealState:
         r = self.rules
         if self.trick:
             out = card_ids(self._duty(hand)[0] if self.strict else hand)
+            if r.exchange_anytime and self._may_exchange(s):
+                out.append(EXCHANGE)
             if r.concession and self._may_concede(s):
                 out.append(CONCEDE)
             return out
@@ -518,7 +520,7 @@ class DealState:
                 "a card has been played and the declarer has fewer than"
                 f" {r.concede_points} valid points"
             )
-        if not leading:
+        if not leading and not (a == EXCHANGE and r.exchange_anytime):
             return "only the seat on lead may do that, before leading"
         if self.lead_marry >= 0:
             return "after a marriage only its king or queen may be led"

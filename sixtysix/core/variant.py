@@ -1,14 +1,15 @@
 """The base class every variant plugin subclasses.
 
 A variant is class metadata (name, aliases, seats, deck, options, presets) plus a few rule
-parts it may override: :meth:`make_rules` turns options into engine knobs, :meth:`deal` shuffles
-and deals, :meth:`settle` scores a finished deal, :meth:`match_winners` ends a match. The engine
+parts it may override: :meth:`make_rules` turns options into engine knobs,
+:meth:`make_match_format` says how a match ends, :meth:`deal` shuffles and deals, :meth:`settle`
+scores a finished deal, :meth:`match_winners` ends a match. The engine
 (:class:`~sixtysix.core.state.DealState`) does the rest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, Self
 
 from sixtysix.core.cards import iter_mask
@@ -17,7 +18,7 @@ from sixtysix.core.errors import OptionError
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.rules import Rules
+from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.state import DealState
 
 
@@ -38,6 +39,7 @@ class Variant:
             raise OptionError(f"{self.name} takes {self.options_class.__name__}")
         self.options = opts
         self.rules: Rules = self.make_rules(opts)
+        self.match_format: MatchFormat = self.make_match_format(opts)
 
     @classmethod
     def configure(
@@ -57,9 +59,14 @@ class Variant:
     def make_rules(self, options: Options) -> Rules:
         raise NotImplementedError
 
+    def make_match_format(self, options: Options) -> MatchFormat:
+        """How a match ends: by default, once a total reaches :attr:`target`."""
+        return MatchFormat(self.target)
+
     @property
     def target(self) -> int:
-        """Game points that end a match."""
+        """Game points that end a match (the ``target`` option; unused by a match of a fixed
+        number of deals)."""
         return int(getattr(self.options, "target", 7))
 
     # ----------------------------------------------------------------- dealing
@@ -84,12 +91,10 @@ class Variant:
         """Score a finished deal. Every variant defines its own scoring."""
         raise NotImplementedError
 
-    def match_winners(self, totals: list[int]) -> list[int]:
-        """Seats that won the match, once a total reached the target (else empty)."""
-        if max(totals) < self.target:
-            return []
-        best = max(totals)
-        return [s for s, t in enumerate(totals) if t == best]
+    def match_winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:
+        """Seats that won the match after ``deals`` finished deals with these totals (else
+        empty), by :attr:`match_format` (``deals`` is needed only by a fixed number of deals)."""
+        return self.match_format.winners(totals, deals)
 
     # ----------------------------------------------------------------- documentation
 

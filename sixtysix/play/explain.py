@@ -76,7 +76,7 @@ def why_illegal(view: View, action: int, tr: Translator) -> str:
         return _why_card(view, action, tr)
     if action == CONCEDE:
         return _why_concede(view, tr)
-    if view.trick:
+    if view.trick and not (action == EXCHANGE and view.rules.exchange_anytime):
         return tr._("Only the player on lead may do that, before leading a card.")
     married = pending_marriage(view)
     if married is not None:

@@ -47,6 +47,8 @@ class TableInfo:
     players: tuple[str, ...]
     show_points: bool
     rated: bool
+    #: Deals in a match of a fixed length (None: the match is played to ``target``).
+    deals: int | None = None
 
 
 def hand_order(view: View) -> list[Card]:
@@ -189,9 +191,11 @@ def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
             )
             role.append("  " + partner, style="italic")
         head.add_row(Text(tr._("Declarer"), style="bold"), role)
-    title = tr._("{variant} · deal {number} · you are seat {seat}").format(
-        variant=info.variant, number=info.deal_number, seat=me
-    )
+    if info.deals is None:
+        title = tr._("{variant} · deal {number} · you are seat {seat}")
+    else:
+        title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
+    title = title.format(variant=info.variant, number=info.deal_number, deals=info.deals, seat=me)
     if info.rated:
         title += " · " + tr._("rated")
     parts.append(Panel(head, title=title, title_align="left", expand=False))
@@ -239,7 +243,10 @@ def _scores(view: View, info: TableInfo, tr: Translator) -> Table:
     table.add_column(tr._("tricks"), justify="right")
     if info.show_points:
         table.add_column(tr._("points"), justify="right")
-    goal = tr._("game points ({target} wins)").format(target=info.target)
+    if info.deals is None:
+        goal = tr._("game points ({target} wins)").format(target=info.target)
+    else:
+        goal = tr._("game points (most after {deals} deals wins)").format(deals=info.deals)
     table.add_column(goal, justify="right")
     for s in range(view.seats):
         name = seat_name(tr, s, view.seat)

@@ -1,10 +1,11 @@
 """The game loop of ``sixtysix play``, independent of the terminal.
 
 A :class:`Session` seats one person and computer players at a variant's table and plays a whole
-match to the target. It reads the person's lines from an :class:`InputSource` and writes to a
-:class:`Screen`; the terminal supplies real ones (:mod:`sixtysix.play.terminal`), tests supply
-scripted input, a recording screen and a fake clock. Everything shown to the person is drawn
-from that seat's view; bots get their own seat's view and nothing else.
+match (to the target, or of a fixed number of deals). It reads the person's lines from an
+:class:`InputSource` and writes to a :class:`Screen`; the terminal supplies real ones
+(:mod:`sixtysix.play.terminal`), tests supply scripted input, a recording screen and a fake
+clock. Everything shown to the person is drawn from that seat's view; bots get their own seat's
+view and nothing else.
 
 Test games allow undo and hints and have no timer. Rated games (RULES.md "Play on the Portal")
 have a per-move time limit with a countdown, no undo or hints, and leaving the table (quit,
@@ -74,7 +75,7 @@ class Screen(Protocol):
 class Ending(Enum):
     """How a session ended."""
 
-    FINISHED = "finished"  # the match reached its target
+    FINISHED = "finished"  # the match is over (target reached, or its deals played)
     SAVED = "saved"  # a test game stopped by quit or end of input, saved to resume
     INTERRUPTED = "interrupted"  # Ctrl-C in a test game, saved to resume
     LEFT = "left"  # a rated game left by quitting, Ctrl-C or end of input
@@ -176,11 +177,19 @@ class Session:
 
     def run(self) -> SessionResult:
         tr = self.tr
-        if self.variant.match_winners(self.totals):
+        if self.variant.match_winners(self.totals, self.completed):
             raise ValueError("this match is already over")
+        fmt = self.variant.match_format
+        if fmt.deals is None:
+            intro = tr._("{variant}: a match to {target} game points. You are seat {seat}.")
+        else:
+            intro = tr._(
+                "{variant}: a match of {deals} deals, the most game points win. You are seat"
+                " {seat}."
+            )
         self.screen.say(
-            tr._("{variant}: a match to {target} game points. You are seat {seat}.").format(
-                variant=self.variant.name, target=self.variant.target, seat=self.me
+            intro.format(
+                variant=self.variant.name, target=fmt.target, deals=fmt.deals, seat=self.me
             ),
             "bold",
         )
@@ -204,7 +213,7 @@ class Session:
                 state = self.state
                 assert state is not None and state.outcome is not None
                 self._finish_deal(state)
-                winners = self.variant.match_winners(self.totals)
+                winners = self.variant.match_winners(self.totals, self.completed)
                 if winners:
                     return self._finish_match(winners)
                 self.dealer = self.variant.next_dealer(state.dealer)
@@ -221,12 +230,13 @@ class Session:
         self.record.deals.append(DealRecord(setup, state.history))
         self.state = state
         self.screen.say("")
-        self.screen.say(
-            self.tr._("Deal {number}, dealer: {dealer}.").format(
-                number=number + 1, dealer=seat_name(self.tr, state.dealer, self.me)
-            ),
-            "bold",
-        )
+        deals = self.variant.match_format.deals
+        if deals is None:
+            line = self.tr._("Deal {number}, dealer: {dealer}.")
+        else:
+            line = self.tr._("Deal {number} of {deals}, dealer: {dealer}.")
+        dealer = seat_name(self.tr, state.dealer, self.me)
+        self.screen.say(line.format(number=number + 1, deals=deals, dealer=dealer), "bold")
         return state
 
     def _save(self) -> None:
@@ -239,6 +249,7 @@ class Session:
             deal_number=len(self.record.deals),
             totals=tuple(self.totals),
             target=self.variant.target,
+            deals=self.variant.match_format.deals,
             players=self.setup.labels,
             show_points=self.show_points,
             rated=self.setup.rated,

@@ -125,7 +125,11 @@ class ConformanceKit:
                 ("views", lambda v, s: variant_checks.check_views(v, s, max(1, n // 2))),
                 ("view_independence", lambda v, s: variant_checks.check_view_independence(v, s, n)),
             ]
-            if i == 0 or config in [dict(cls.configure(p).options.diff()) for p in cls.presets]:
+            if (
+                i == 0
+                or config in [dict(cls.configure(p).options.diff()) for p in cls.presets]
+                or self._configured(config).match_format != self._configured({}).match_format
+            ):
                 per_config.append(("match", lambda v, s: variant_checks.check_match(v, s, 1)))
             if i == 0:
                 per_config.append(

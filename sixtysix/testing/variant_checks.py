@@ -342,7 +342,8 @@ def check_records(variant: Variant, seed: Seed, deals: int = 10) -> None:
 
 
 def check_match(variant: Variant, seed: Seed, matches: int = 2) -> None:
-    """Whole matches end at the target and their records replay to the same totals."""
+    """Whole matches end by the variant's match format (a total at the target, or the fixed
+    number of deals played) and their records replay to the same totals."""
     from sixtysix.bots.random_bot import RandomBot
 
     registry = registry_for(type(variant))
@@ -354,7 +355,13 @@ def check_match(variant: Variant, seed: Seed, matches: int = 2) -> None:
         except RuntimeError as exc:
             raise fail(f"{describe(variant)}, match {m + 1}: {exc}") from None
         totals = [sum(o.game_points[s] for o in result.outcomes) for s in range(variant.seats)]
-        if totals != result.totals or max(totals) < variant.target:
+        fixed = variant.match_format.deals
+        if fixed is not None and len(result.outcomes) != fixed:
+            raise fail(
+                f"{describe(variant)}, match {m + 1}: ended after {len(result.outcomes)} deals,"
+                f" not {fixed}"
+            )
+        if totals != result.totals or (fixed is None and max(totals) < variant.target):
             raise fail(f"{describe(variant)}, match {m + 1}: ended at {totals} below the target")
         if not result.winners or any(totals[w] != max(totals) for w in result.winners):
             raise fail(f"{describe(variant)}, match {m + 1}: winners {result.winners} at {totals}")

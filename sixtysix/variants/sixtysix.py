@@ -8,11 +8,14 @@ from typing import ClassVar
 
 from sixtysix.core.cards import FULL_DECK, NINE
 from sixtysix.core.options import Options, option
-from sixtysix.core.rules import Rules
+from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.two_hand import TwoHandVariant
+
+#: Deals in a match of ``match=four_deals`` ([001]: "4 oyun oynanır").
+FOUR_DEALS = 4
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,17 @@ class SixtySixOptions(FamilyOptions):
     close_needs_trick: bool = option(False, "closing needs a trick won first")
     exchange_needs_trick: bool = option(True, "the exchange needs a trick won first")
     exchange_min_talon: int = option(3, "the exchange needs at least this talon size")
+    exchange_anytime: bool = option(
+        False,
+        "the trump 9 may be exchanged whenever its holder is to act (following too), not only"
+        " on lead",
+    )
+    match: str = option(
+        "target",
+        "target: play to the target; four_deals: four deals, the most game points win, a tie"
+        " is shared",
+        choices=("target", "four_deals"),
+    )
 
 
 class SixtySix(TwoHandVariant):
@@ -74,11 +88,16 @@ class SixtySix(TwoHandVariant):
             exchange_rank=NINE,
             exchange_min_talon=o.exchange_min_talon,
             exchange_needs_trick=o.exchange_needs_trick,
+            exchange_anytime=o.exchange_anytime,
             closing=talon and o.closing,
             close_needs_trick=o.close_needs_trick,
             manual_claim=o.claim == "manual",
             last_trick_bonus=o.last_trick_bonus,
         )
+
+    def make_match_format(self, options: Options) -> MatchFormat:
+        assert isinstance(options, SixtySixOptions)
+        return MatchFormat(options.target, FOUR_DEALS if options.match == "four_deals" else None)
 
 
 @hookimpl

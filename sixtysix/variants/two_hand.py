@@ -120,8 +120,8 @@ def plain_two_hand(variant: Variant) -> bool:
     """Whether ``variant`` is a two-hand game that the dedicated copies of the two-player
     rules (the vectorised simulator, the compiled search) can play: a
     :class:`TwoHandVariant` on the generic engine (``new_deal`` not overridden), two seats
-    playing alone, a turned-up or shown trump, no trump call, partner call or concession, and
-    a deck within the 24 cards.
+    playing alone, a turned-up or shown trump, no trump call, partner call or concession, the
+    exchange on lead only (not ``exchange_anytime``), and a deck within the 24 cards.
     """
     if not isinstance(variant, TwoHandVariant) or type(variant).new_deal is not Variant.new_deal:
         return False
@@ -133,6 +133,7 @@ def plain_two_hand(variant: Variant) -> bool:
         and not r.trump_below
         and not r.partner_call
         and not r.concession
+        and not r.exchange_anytime
         and (r.turnup_after_round is not None or r.trump_from_dealer_last)
         and r.deck >> NUM_CARDS == 0
     )

@@ -34,6 +34,7 @@ CONFIGS: list[tuple[str, dict[str, object]]] = [
     ("sixtysix", {"claim": "manual", "failed_close": "2or3", "tie": "draw"}),
     ("sixtysix", {"talonless": True}),
     ("sixtysix", {"exchange_needs_trick": False, "exchange_min_talon": 2}),
+    ("sixtysix", {"exchange_anytime": True, "exchange_needs_trick": False}),
     ("schnapsen", {}),
     ("schnapsen", {"claim": "manual"}),
     ("sixtysix-3", {}),
@@ -184,7 +185,7 @@ def late_positions(limit: int) -> list[tuple[DealState, int]]:
     return out
 
 
-@pytest.mark.parametrize("index", range(30))
+@pytest.mark.parametrize("index", range(33))
 def test_layouts_are_exactly_the_consistent_ones(index: int) -> None:
     positions = late_positions(6)
     if index >= len(positions):

@@ -57,8 +57,10 @@ def test_rules_json_lists_every_option_with_default(runner: CliRunner) -> None:
     assert opts["target"]["default"] == 7
     assert opts["last_trick_bonus"]["default"] == 10
     assert opts["exchange_min_talon"]["default"] == 3
+    assert opts["exchange_anytime"]["default"] is False
+    assert opts["match"]["default"] == "target"
     assert set(data["presets"]) == {"portal", "classic"}
-    assert len(opts) == 15
+    assert len(opts) == 17
 
 
 def test_rules_with_preset_shows_values(runner: CliRunner) -> None:
