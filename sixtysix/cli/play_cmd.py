@@ -86,10 +86,17 @@ def play(
     from rich.console import Console
 
     from sixtysix.core.errors import UnknownBotError
+    from sixtysix.core.files import check_writable
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.i18n import translator
-    from sixtysix.play.autosave import AutoSave, SessionSettings, default_save_path, load_saved_game
+    from sixtysix.play.autosave import (
+        AutoSave,
+        SessionSettings,
+        default_save_path,
+        load_saved_game,
+        session_path,
+    )
     from sixtysix.play.players import build_bots, opponents_for
     from sixtysix.play.session import GameSetup, Session
     from sixtysix.play.standings import Standings, data_dir
@@ -98,6 +105,13 @@ def play(
     tr = translator(lang)
     reg = registry()
     resumed = None
+    path: Path | None = None
+    # The game writes its record and session file as it goes: refuse now, before it starts, a
+    # path that is not (or cannot become) a regular file.
+    for written in (save_to, resume):
+        if written is not None:
+            check_writable(written)
+            check_writable(session_path(written))
     if resume is not None:
         if variant is not None:
             raise InputError(tr._("give either VARIANT or --resume FILE, not both"))
@@ -143,7 +157,7 @@ def play(
                 )
             )
         specs = opponents_for(vs, v.seats, seat, reg)
-        path = save_to or default_save_path(data_dir() / "games", v.name)
+        path = save_to
     if seat >= v.seats:
         raise InputError(
             tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
@@ -167,6 +181,8 @@ def play(
         move_time=float(move_time or DEFAULT_MOVE_TIME) if rated else None,
         level=level,
     )
+    if path is None:  # claimed now: a file of this game alone
+        path = default_save_path(data_dir() / "games", v.name)
     autosave = AutoSave(path, SessionSettings(seat, tuple(specs), level, rated))
     screen = ConsoleScreen(Console(), tr)
     session = Session(
@@ -175,7 +191,7 @@ def play(
         TerminalInput(),
         screen,
         autosave=autosave,
-        standings=Standings() if rated else None,
+        standings=Standings(warn=lambda line: screen.say(line, "bold red")) if rated else None,
         resume=None if resumed is None else resumed.replay,
     )
     result = session.run()

@@ -52,11 +52,11 @@ class Record:
         return json.dumps(self.as_json(), indent=2, ensure_ascii=False) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write atomically, so an interrupted write never leaves half a record."""
-        target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(target)
+        """Write atomically, so an interrupted write never leaves half a record, through a
+        temporary file of this write alone, and only over a regular file."""
+        from sixtysix.core.files import write_text_atomic
+
+        write_text_atomic(Path(path), self.dumps())
 
 
 @dataclass

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from sixtysix.core.errors import RecordError
+from sixtysix.core.files import FileTargetError, write_text_atomic
 from sixtysix.core.records import Record
 from sixtysix.core.replay import Replay, replay
 from sixtysix.plugins.manager import Registry
@@ -66,19 +67,31 @@ def session_path(record_path: Path) -> Path:
 
 
 def default_save_path(directory: Path, variant: str, now: datetime | None = None) -> Path:
+    """A record path of this game alone, ``VARIANT-DATE-TIME.json`` (``-2``, ``-3``... when
+    taken), claimed by creating the file exclusively: two games started in the same second
+    never share a file. The empty file is filled by the game's first save."""
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-    path = directory / f"{variant}-{stamp}.json"
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileTargetError(f"cannot create the directory {directory}: {exc.strerror}") from None
     n = 1
-    while path.exists():
-        n += 1
-        path = directory / f"{variant}-{stamp}-{n}.json"
-    return path
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    while True:
+        path = directory / (f"{variant}-{stamp}.json" if n == 1 else f"{variant}-{stamp}-{n}.json")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            n += 1
+            continue
+        except OSError as exc:
+            raise FileTargetError(
+                f"cannot create a game record in {directory}: {exc.strerror}"
+            ) from None
+        if session_path(path).exists():  # an older game's settings: not this name
+            path.unlink()
+            n += 1
+            continue
+        return path
 
 
 class AutoSave:
@@ -87,8 +100,11 @@ class AutoSave:
     def __init__(self, path: Path, settings: SessionSettings) -> None:
         self.path = path
         self.settings = settings
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(session_path(path), json.dumps(settings.as_json(), indent=2) + "\n")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise FileTargetError(f"cannot write {path}: {exc.strerror}") from None
+        write_text_atomic(session_path(path), json.dumps(settings.as_json(), indent=2) + "\n")
 
     def save(self, record: Record) -> None:
         record.save(self.path)

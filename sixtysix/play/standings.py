@@ -9,16 +9,28 @@ it is a loss.
 Results live in an SQLite database in the user's data directory (``platformdirs``), or under
 ``$SIXTYSIX_DATA_DIR`` when that is set (the tests use it). Each result is one row, so the
 standings are a plain aggregate per variant and level.
+
+A damaged database (not SQLite, truncated, a ``results`` table of another program) never
+costs a finished result: writing a result moves the damaged file aside, says so in one line,
+and starts a new database with the result in it. Reading the standings only reports the damage.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from sixtysix.core.errors import SixtySixError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock around the repair
+    fcntl = None  # type: ignore[assignment]
 
 DATA_DIR_ENV = "SIXTYSIX_DATA_DIR"
 DB_NAME = "standings.sqlite3"
@@ -37,6 +49,17 @@ CREATE TABLE IF NOT EXISTS results (
     totals TEXT NOT NULL       -- the match's game points per seat, space separated
 )
 """
+#: The columns of ``results`` in order (a table of another program is damage, not ours).
+_COLUMNS = (
+    *("id", "played_at", "variant", "level", "seats"),
+    *("seat", "ending", "score", "deals", "totals"),
+)
+#: How long a write waits for another process's write to the database (seconds).
+_BUSY_TIMEOUT = 30.0
+
+
+class StandingsError(SixtySixError):
+    """The standings database cannot be read or written; the message says what and where."""
 
 
 def data_dir() -> Path:
@@ -97,14 +120,89 @@ class Standing:
 
 
 class Standings:
-    """The results database. Opened per use; every write is its own transaction."""
+    """The results database. Opened per use; every write is its own transaction.
 
-    def __init__(self, path: Path | None = None) -> None:
+    ``warn`` receives the one line that says a damaged database was moved aside.
+    """
+
+    def __init__(self, path: Path | None = None, warn: Callable[[str], None] | None = None) -> None:
         self.path = path if path is not None else data_dir() / DB_NAME
+        self.warn = warn
+
+    def damage(self) -> str | None:
+        """What is wrong with the database file, or None when it is sound (or absent)."""
+        if not self.path.exists():
+            return None
+        if not self.path.is_file():
+            return "it is not a regular file"
+        try:
+            conn = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT)
+        except sqlite3.Error as exc:
+            return str(exc)
+        try:
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                return "it fails SQLite's integrity check"
+            columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(results)"))
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise StandingsError(f"the standings database {self.path} is busy: {exc}") from None
+            return str(exc)
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        finally:
+            conn.close()
+        if columns and columns != _COLUMNS:
+            return "its results table is not one of sixtysix's standings"
+        return None
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Only one process at a time checks, repairs and writes the database."""
+        lock = self.path.with_name(self.path.name + ".lock")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise StandingsError(
+                f"cannot write the standings in {self.path.parent}: {exc.strerror}"
+            ) from None
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _set_aside(self, reason: str) -> None:
+        """Move the damaged database (and SQLite's files beside it) to a name of its own."""
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        try:
+            for suffix in ("-journal", "-wal", "-shm"):
+                extra = self.path.with_name(self.path.name + suffix)
+                if extra.exists():
+                    extra.rename(aside.with_name(aside.name + suffix))
+            self.path.rename(aside)
+        except OSError as exc:
+            raise StandingsError(
+                f"the standings database {self.path} is damaged ({reason}) and cannot be moved"
+                f" aside: {exc.strerror}"
+            ) from None
+        line = (
+            f"The standings database {self.path} was damaged ({reason}); it is kept as {aside}"
+            " and a new one is started."
+        )
+        if self.warn is not None:
+            self.warn(line)
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path)
+        conn = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT)
         conn.execute(_SCHEMA)
         return conn
 
@@ -121,32 +219,54 @@ class Standings:
         totals: Sequence[int],
         when: datetime | None = None,
     ) -> None:
-        stamp = (when or datetime.now(UTC)).isoformat(timespec="seconds")
-        conn = self._connect()
-        try:
-            with conn:
-                conn.execute(
-                    "INSERT INTO results (played_at, variant, level, seats, seat, ending, score,"
-                    " deals, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        stamp,
-                        variant,
-                        level,
-                        seats,
-                        seat,
-                        ending,
-                        score,
-                        deals,
-                        " ".join(str(t) for t in totals),
-                    ),
-                )
-        finally:
-            conn.close()
+        """Record one result; a damaged database is set aside first, never the result lost."""
+        row = (
+            (when or datetime.now(UTC)).isoformat(timespec="seconds"),
+            variant,
+            level,
+            seats,
+            seat,
+            ending,
+            score,
+            deals,
+            " ".join(str(t) for t in totals),
+        )
+        with self._locked():
+            reason = self.damage()
+            if reason is not None:
+                self._set_aside(reason)
+            try:
+                conn = self._connect()
+                try:
+                    with conn:
+                        conn.execute(
+                            "INSERT INTO results (played_at, variant, level, seats, seat, ending,"
+                            " score, deals, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            row,
+                        )
+                finally:
+                    conn.close()
+            except sqlite3.Error as exc:
+                raise StandingsError(
+                    f"cannot write the standings database {self.path}: {exc}"
+                ) from None
 
     def table(self, variant: str | None = None) -> list[Standing]:
         """Standings per variant and level, best score first."""
         if not self.path.exists():
             return []
+        reason = self.damage()
+        if reason is not None:
+            raise StandingsError(
+                f"the standings database {self.path} is damaged ({reason}); the next rated"
+                " game keeps it aside and starts a new one"
+            )
+        try:
+            return self._read(variant)
+        except sqlite3.Error as exc:
+            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
+
+    def _read(self, variant: str | None) -> list[Standing]:
         conn = self._connect()
         try:
             query = (

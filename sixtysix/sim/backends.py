@@ -14,6 +14,7 @@ kept); a second one aborts at once.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -24,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing.connection import Connection
 from types import FrameType, TracebackType
 from typing import Any, Protocol, TypeVar
 
@@ -140,6 +142,63 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _exit_with_parent(alive: Connection) -> None:
+    """Block until the pool's process is gone (its end of the pipe closed), then end."""
+    with contextlib.suppress(EOFError, OSError):
+        alive.recv_bytes()
+    os._exit(1)
+
+
+def _bound_worker(
+    alive: Connection, inherited: int | None, initializer: Callable[[], None]
+) -> None:
+    """A pool worker's start: watch the pipe whose other end only the pool's process holds.
+
+    A forked worker got a copy of that other end (``inherited``) and closes it, so the pipe
+    reports end-of-file exactly when the pool's process is gone, however it ended.
+    """
+    if inherited is not None:
+        os.close(inherited)
+    threading.Thread(
+        target=_exit_with_parent, args=(alive,), name="sixtysix-parent-watch", daemon=True
+    ).start()
+    initializer()
+
+
+class BoundPool(ProcessPoolExecutor):
+    """A process pool whose workers never outlive the process that made it, even one ended
+    by ``kill -9``: each watches a pipe that only that process writes to, and ends when the
+    pipe closes.
+
+    Without it, ``SIGKILL`` left the workers waiting for work for ever (each holds a copy of
+    its task queue's write end), and with them the forkserver and the resource tracker, which
+    end only once every worker is gone. ``PR_SET_PDEATHSIG`` is not enough: a forkserver
+    worker's parent is the forkserver, and the signal follows the thread that forked.
+    """
+
+    def __init__(
+        self,
+        max_workers: int,
+        mp_context: multiprocessing.context.BaseContext | None = None,
+        initializer: Callable[[], None] = _ignore_sigint,
+    ) -> None:
+        ctx = mp_context or multiprocessing.get_context()
+        self._watch, self._alive = ctx.Pipe(duplex=False)
+        inherited = self._alive.fileno() if ctx.get_start_method() == "fork" else None
+        super().__init__(
+            max_workers,
+            mp_context=ctx,
+            initializer=_bound_worker,
+            initargs=(self._watch, inherited, initializer),
+        )
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        super().shutdown(wait=wait, cancel_futures=cancel_futures)
+        if wait:  # the workers have ended; without waiting they end with this process
+            self._watch.close()
+            self._alive.close()
+
+
 def _pool_context() -> multiprocessing.context.BaseContext:
     """``forkserver`` where there is one: workers start from a clean process that has already
     imported the simulator (fast, and safe with the progress bar's thread, unlike ``fork``);
@@ -188,9 +247,7 @@ class LocalBackend(Backend):
         yield from self._pool(fn, job, plan, stop)
 
     def _pool(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
-        executor = ProcessPoolExecutor(
-            self.workers, mp_context=_pool_context(), initializer=_ignore_sigint
-        )
+        executor = BoundPool(self.workers, mp_context=_pool_context())
         pending: set[Future[R]] = set()
         finished = False
         try:

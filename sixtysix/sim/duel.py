@@ -28,7 +28,7 @@ import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
@@ -37,6 +37,7 @@ from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
+from sixtysix.sim.backends import BoundPool
 
 A, B = 0, 1
 #: A yardstick's look at each decision: the true state, the seat to act, and ``A`` or ``B``.
@@ -195,7 +196,7 @@ def iter_deals(
         for d in range(deals):
             yield play_deal(variant, contestants, seed, d, before)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    pool = BoundPool(jobs, initializer=_ignore_interrupts)
     pending: set[Future[DealResult]] = set()
     next_deal = 0
     finished = False

@@ -3,6 +3,7 @@ search, for every option of the two-player games."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import ClassVar
 
@@ -240,3 +241,42 @@ def test_the_horizon_evaluation_is_the_generic_searchs(
             got = _kernels._evaluate(compiled.pack(state), k, w, seat)
             assert got == pytest.approx(evaluate(state, seat)), f"seat {seat}"
         checked += 1
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"last_trick_bonus": 256},
+        {"last_trick_bonus": -1},
+        {"last_trick_bonus": 2**63 - 1},
+        {"last_trick_bonus": 2**64},
+        {"winning_points": 2**63},
+        {"exchange_min_talon": -(2**63)},
+        {"exchange_rank": 9},
+    ],
+    ids=str,
+)
+def test_numbers_it_cannot_hold_exactly_go_to_the_generic_search(knobs: dict[str, object]) -> None:
+    """int64 positions, and a transposition key with 8 bits per seat's bonus: a rule set
+    beyond them is refused, so the expert searches it with the generic solver."""
+    from sixtysix.bots.expert import compiled_search_for
+
+    variant = make("sixtysix", {})
+    variant.rules = dataclasses.replace(variant.rules, **knobs)  # type: ignore[arg-type]
+    assert not compiled.supports(variant)
+    assert compiled_search_for(variant) is None
+    with pytest.raises(ValueError, match="does not play"):
+        compiled.CompiledSearch(variant)
+
+
+def test_the_largest_bonus_it_holds_is_played_exactly() -> None:
+    variant = make("sixtysix", {})
+    variant.rules = dataclasses.replace(variant.rules, last_trick_bonus=255)
+    assert compiled.supports(variant)
+    rnd = random.Random(9)
+    played = 0
+    while played < 60:
+        state = random_position(variant, rnd, rnd.randrange(0, 16))
+        if state is not None:
+            check_playout(variant, state, rnd)
+            played += 1

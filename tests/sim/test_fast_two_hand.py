@@ -26,7 +26,7 @@ from sixtysix.core.rules import Rules
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.sim import fast_two_hand
-from sixtysix.sim.simulate import BotSpec, GameResult, play_game
+from sixtysix.sim.simulate import BotSpec, GameResult, iter_chunks, play_game
 from sixtysix.variants.schnapsen import Schnapsen, SchnapsenOptions
 from sixtysix.variants.sixtysix import SixtySix, SixtySixOptions
 from sixtysix.variants.two_hand import TwoHandVariant
@@ -376,3 +376,55 @@ def test_without_numpy_the_module_does_not_import() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "fallback"
+
+
+def with_rules(variant: Variant, **knobs: object) -> Variant:
+    """``variant`` with its Rules knobs replaced directly (no option parsing in between)."""
+    variant.rules = dataclasses.replace(variant.rules, **knobs)  # type: ignore[arg-type]
+    return variant
+
+
+HUGE = [2**63 - 1, 2**63, 2**64, -(2**63), 2**31 + 1, -(2**31) - 1]
+
+
+@pytest.mark.parametrize("bonus", HUGE)
+def test_numbers_beyond_int64s_exact_range_go_to_the_engine(bonus: int) -> None:
+    """A last-trick bonus int64 cannot carry is refused by the fast path, and the simulator's
+    games are the engine's, game by game (the fast path once wrapped 2**63-1 round to a
+    negative score, and 2**64 raised OverflowError)."""
+    variant = with_rules(SixtySix(), last_trick_bonus=bonus)
+    assert not fast_two_hand.supports(variant, BOTS)
+    with pytest.raises(ValueError, match="does not play"):
+        fast_two_hand.simulate_batch(variant, Seed(1), 0, 10)
+    master = Seed(1)
+    played = [g for chunk in iter_chunks(variant, BOTS, master, 0, 300) for g in chunk]
+    assert played == generic(variant, master, 0, 300)
+    # The bonus really counts in these games: some scores carry it.
+    assert any(abs(p) > 2**30 for g in played for p in g.outcome.points)
+
+
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"winning_points": 2**63 - 1},
+        {"winning_points": -(2**64)},
+        {"exchange_min_talon": 2**64},
+        {"exchange_rank": -1},
+        {"exchange_rank": 6},
+        {"deal_rounds": (3, 2**63)},
+        {"turnup_after_round": 2},
+    ],
+    ids=str,
+)
+def test_every_integer_knob_is_bounded(knobs: dict[str, object]) -> None:
+    assert not fast_two_hand.supports(with_rules(SixtySix(), **knobs), BOTS)
+
+
+@pytest.mark.parametrize("bonus", [2**31, -(2**31)])
+def test_the_edges_of_the_ranges_stay_fast_and_exact(bonus: int) -> None:
+    variant = with_rules(SixtySix(), last_trick_bonus=bonus)
+    played = assert_same(variant, seed=7, start=0, stop=400)
+    assert any(abs(p) >= 2**30 for g in played for p in g.outcome.points)
+    assert_same(
+        with_rules(Schnapsen(), winning_points=2**31, exchange_min_talon=-(2**31)), 8, 0, 200
+    )
