@@ -16,6 +16,9 @@ class Reason(StrEnum):
     PLAYED_OUT = "played_out"
     DRAW = "draw"
     CONCEDED = "conceded"
+    #: A player faulted and its seat forfeited the deal (never in a replayed record: the
+    #: fault is not an action; see :mod:`sixtysix.core.faults`).
+    FORFEIT = "forfeit"
 
 
 class EndKind(StrEnum):
