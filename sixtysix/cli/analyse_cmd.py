@@ -7,9 +7,10 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, InputError, registry
+from sixtysix.cli.common import EXIT_BAD_INPUT, SEED, InputError, bounded, registry
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.errors import SixtySixError
+from sixtysix.core.records import MAX_SEATS
 
 #: A move within this of the best (expected game points) is as good as the best.
 TIE = 0.005
@@ -17,15 +18,15 @@ TIE = 0.005
 
 @click.command(cls=LocalizedCommand)
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--seat", type=click.IntRange(min=0), required=True, help="The seat to analyse.")
+@click.option("--seat", type=bounded(0, MAX_SEATS - 1), required=True, help="The seat to analyse.")
 @click.option(
     "--deal",
     "deals",
-    type=click.IntRange(min=1),
+    type=bounded(),
     multiple=True,
     help="Only this deal (counted from 1; repeatable).",
 )
-@click.option("--seed", type=int, default=None, help="Seed for the analysis (reproducible).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the analysis (reproducible).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @lang_option()
 def analyse(

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import click
 
-from sixtysix.core.errors import SixtySixError
+from sixtysix.core.errors import SixtySixError, shown
+from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.plugins.manager import Registry, get_registry
 
 P = ParamSpec("P")
@@ -17,6 +19,46 @@ R = TypeVar("R")
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+
+#: The most games, matches or deals one command plays: a limit no real run comes near, that
+#: keeps a typing slip from starting a run of years.
+MAX_RUN = 1_000_000_000
+#: The most worker processes (or jobs) one command starts.
+MAX_WORKERS = 1024
+#: The longest integer the command line reads, in digits.
+_MAX_DIGITS = 1000
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+class Integer(click.IntRange):
+    """An integer option: ASCII digits only (``int()`` would also read ``٣`` or ``²``), in a
+    range (``min``/``max``) or of at most ``digits`` digits, refused with the limit named."""
+
+    def __init__(
+        self, min: int | None = None, max: int | None = None, *, digits: int | None = None
+    ) -> None:
+        super().__init__(min, max)
+        self.digits = digits
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if not _INTEGER.fullmatch(text):
+                self.fail(f"{shown(value)} is not a valid integer.", param, ctx)
+            size = len(text.lstrip("+-"))
+            limit = min(self.digits or _MAX_DIGITS, _MAX_DIGITS)
+            if size > limit:
+                self.fail(f"{shown(value)} has more than {limit} digits.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: ``--seed``: any integer of up to :data:`MAX_SEED_DIGITS` digits (records take the same).
+SEED = Integer(digits=MAX_SEED_DIGITS)
+
+
+def bounded(minimum: int = 1, maximum: int = MAX_RUN) -> Integer:
+    """A number of games, deals, matches, workers...: ``minimum`` to ``maximum``."""
+    return Integer(minimum, maximum)
 
 
 class InputError(click.ClickException):

@@ -9,12 +9,15 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
+    SEED,
     InputError,
+    bounded,
     option_assignments,
     registry,
     reports_errors,
 )
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.core.records import MAX_SEATS
 from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 DEFAULT_MOVE_TIME = 60
@@ -22,7 +25,7 @@ DEFAULT_MOVE_TIME = 60
 
 @click.command(cls=LocalizedCommand)
 @click.argument("variant", required=False)
-@click.option("--seat", type=click.IntRange(min=0), default=None, help="Your seat (default 0).")
+@click.option("--seat", type=bounded(0, MAX_SEATS - 1), default=None, help="Your seat (default 0).")
 @click.option(
     "--vs",
     metavar="BOT[,BOT...]",
@@ -34,12 +37,12 @@ DEFAULT_MOVE_TIME = 60
 @click.option("--rated", is_flag=True, help="A rated game: move timer, no undo, standings.")
 @click.option(
     "--move-time",
-    type=click.IntRange(MIN_MOVE_TIME, MAX_MOVE_TIME),
+    type=bounded(MIN_MOVE_TIME, MAX_MOVE_TIME),
     default=None,
     help=f"Seconds per move in rated games ({MIN_MOVE_TIME}-{MAX_MOVE_TIME}, default"
     f" {DEFAULT_MOVE_TIME}).",
 )
-@click.option("--seed", type=int, default=None, help="Reproducible deals (test games only).")
+@click.option("--seed", type=SEED, default=None, help="Reproducible deals (test games only).")
 @option_assignments()
 @click.option(
     "--save",

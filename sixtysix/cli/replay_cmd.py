@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, registry
+from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.core.errors import SixtySixError
 
@@ -21,7 +21,7 @@ from sixtysix.core.errors import SixtySixError
     type=click.Path(dir_okay=False),
     help="Instead of FILE: a `simulate --out` file (.jsonl/.parquet); replays game --game.",
 )
-@click.option("--game", type=click.IntRange(min=0), help="With --from: the game's index.")
+@click.option("--game", type=bounded(0), help="With --from: the game's index.")
 def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | None) -> None:
     """Replay the game record FILE (`-` for stdin), checking every action.
 
