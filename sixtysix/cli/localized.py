@@ -91,10 +91,10 @@ def _reported() -> Iterator[None]:
     except (KeyboardInterrupt, click.Abort) as exc:
         if isinstance(exc, click.Abort) and not isinstance(exc.__context__, KeyboardInterrupt):
             raise
-        from sixtysix.cli.common import EXIT_INTERRUPTED
+        from sixtysix.cli.common import EXIT_INTERRUPTED, stderr_is_terminal
 
         # After the terminal's ``^C`` echo, start a line of our own.
-        lead = "\n" if click.get_text_stream("stderr").isatty() else ""
+        lead = "\n" if stderr_is_terminal() else ""
         click.echo(f"{lead}Interrupted.", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 

@@ -88,11 +88,17 @@ def play(
     """
     from rich.console import Console
 
-    from sixtysix.core.errors import UnknownBotError
+    from sixtysix.core.errors import UnknownBotError, shown
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.i18n import translator
-    from sixtysix.play.autosave import AutoSave, SessionSettings, default_save_path, load_saved_game
+    from sixtysix.play.autosave import (
+        AutoSave,
+        SessionSettings,
+        default_save_path,
+        load_saved_game,
+        session_path,
+    )
     from sixtysix.play.players import build_bots, opponents_for
     from sixtysix.play.session import GameSetup, Session
     from sixtysix.play.standings import Standings, data_dir
@@ -118,6 +124,16 @@ def play(
         v = resumed.replay.variant
         master = Seed(resumed.seed)
         settings = resumed.settings
+        if settings is not None and (
+            type(settings.seat) is not int or not 0 <= settings.seat < v.seats
+        ):
+            # A session file edited by hand (or broken): its seat must be one of this game's.
+            raise InputError(
+                f"{session_path(resume)}: "
+                + tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
+                    variant=v.name, last=v.seats - 1, seat=shown(settings.seat)
+                )
+            )
         if seat is None:
             seat = settings.seat if settings is not None else 0
         if vs is None and settings is not None:
