@@ -45,7 +45,7 @@ def analyse(
       sixtysix analyse game.json --seat 0
       sixtysix analyse game.json --seat 1 --deal 2 --json
     """
-    from sixtysix.core.records import load_record_file, load_record_text
+    from sixtysix.core.records import load_record_file, load_record_stream
     from sixtysix.core.replay import replay
     from sixtysix.core.rng import Seed
     from sixtysix.i18n import translator
@@ -54,7 +54,7 @@ def analyse(
     tr = translator(lang)
     try:
         raw = (
-            load_record_text(sys.stdin.read(), "stdin")
+            load_record_stream(sys.stdin.buffer, "stdin")
             if record == "-"
             else load_record_file(record)
         )

@@ -9,7 +9,7 @@ import click
 
 from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry
 from sixtysix.cli.localized import LocalizedCommand
-from sixtysix.core.errors import SixtySixError
+from sixtysix.core.errors import RecordError, SixtySixError
 
 
 @click.command(cls=LocalizedCommand)
@@ -33,7 +33,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
     With --from FILE --game I, game I of a simulation output is regenerated from its row
     (seed, bots, variant and options) into a full record and replayed the same way.
     """
-    from sixtysix.core.records import load_record_file, load_record_text
+    from sixtysix.core.records import load_record_file, load_record_stream
     from sixtysix.core.replay import replay as run_replay
 
     if (file is None) == (sim_file is None):
@@ -44,9 +44,17 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
         if sim_file is not None and game is not None:
             from sixtysix.sim.regenerate import load_row_record
 
-            raw = load_row_record(sim_file, game, registry())
+            try:
+                raw = load_row_record(sim_file, game, registry())
+            except (RecursionError, ValueError) as exc:
+                if isinstance(exc, SixtySixError):
+                    raise
+                # What json.loads raises past its syntax errors (int()'s digit limit, depth).
+                raise RecordError(
+                    f"{sim_file} is not valid JSON (a number too long or nesting too deep)"
+                ) from None
         elif file == "-":
-            raw = load_record_text(sys.stdin.read(), "stdin")
+            raw = load_record_stream(sys.stdin.buffer, "stdin")
         else:
             raw = load_record_file(str(file))
         result = run_replay(raw, registry())

@@ -11,7 +11,7 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import parse_card
@@ -20,6 +20,8 @@ from sixtysix.core.errors import NotationError, RecordError, shown
 from sixtysix.core.rng import MAX_SEED_DIGITS
 
 FORMAT = "sixtysix-record/1"
+#: The largest record read: far beyond a long match (a deal takes about 2 KB).
+MAX_RECORD_BYTES = 64 << 20
 #: Seats and dealers are numbered from 0; no table has this many (the variant checks its own).
 MAX_SEATS = 100
 
@@ -102,11 +104,24 @@ def json_value(text: str, source: str) -> object:
 def load_record_file(path: str | Path) -> RawRecord:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RecordError(f"cannot read {p}: {reason}") from None
-    return load_record_text(text, str(p))
+        with p.open("rb") as stream:
+            return load_record_stream(stream, str(p))
+    except OSError as exc:
+        raise RecordError(f"cannot read {p}: {exc.strerror or exc}") from None
+
+
+def load_record_stream(stream: BinaryIO, source: str) -> RawRecord:
+    """A record read from ``stream`` (a file, stdin) in UTF-8, at most
+    :data:`MAX_RECORD_BYTES` of it: a special file such as ``/dev/zero`` is refused, not read
+    until memory runs out."""
+    data = stream.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{source} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"cannot read {source}: {exc}") from None
+    return load_record_text(text, source)
 
 
 def _card(value: Any, where: str) -> int:
