@@ -38,7 +38,10 @@ class Bot:
             )
         self.params = params
         own = parsed_param(
-            params, "seed", parse_integer, f"an integer of at most {MAX_SEED_DIGITS} digits"
+            params,
+            "seed",
+            lambda text: parse_integer(text, MAX_SEED_DIGITS),
+            f"an integer of at most {MAX_SEED_DIGITS} digits",
         )
         self.seed = seed if own is None else Seed(own)
 
@@ -60,13 +63,14 @@ N = TypeVar("N", int, float)
 MAX_INT_PARAM = 10_000_000
 #: The largest number parameter unless a bot sets its own (``float_param(high=...)``).
 MAX_FLOAT_PARAM = 1_000_000.0
-_INT = re.compile(rf"[+-]?[0-9]{{1,{MAX_SEED_DIGITS}}}")
+_INT = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
 
-def parse_integer(text: str) -> int:
-    """An integer in ASCII digits (at most :data:`MAX_SEED_DIGITS`), else ValueError."""
-    if not _INT.fullmatch(text.strip()):
+def parse_integer(text: str, digits: int = 1000) -> int:
+    """An integer in ASCII digits, at most ``digits`` of them, else ValueError."""
+    text = text.strip()
+    if not _INT.fullmatch(text) or len(text.lstrip("+-")) > digits:
         raise ValueError(text)
     return int(text)
 

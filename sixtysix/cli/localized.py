@@ -74,7 +74,7 @@ def one_line(exc: click.UsageError) -> click.ClickException:
     ctx = exc.ctx
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         names = ctx.command.get_help_option_names(ctx)
-        stop = "" if message.endswith((".", "?", "!")) else "."
+        stop = "" if message.endswith((".", "?", "!", ")")) else "."
         message += f"{stop} Try '{ctx.command_path} {max(names, key=len)}' for help."
     return InputError(message)
 
