@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from sixtysix.bots.pimc import PimcBot
 from sixtysix.cli import cli
 from sixtysix.core.errors import OptionError, UnknownBotError
 from sixtysix.core.options import MAX_INT_OPTION
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import build_registry
+from sixtysix.variants.sixtysix import SixtySixOptions
 from tests.cli.conftest import played_record
 
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden"
@@ -238,11 +240,12 @@ def test_bot_parameter_limits_are_errors_of_their_own_kind() -> None:
     reg = build_registry()
     with pytest.raises(UnknownBotError, match="at most"):
         reg.bot("pimc")(0, Seed(0), {"nodes": str(10**8)})
-    assert reg.bot("pimc")(0, Seed(0), {"nodes": "+7"}).budget.nodes == 7
+    bot = reg.bot("pimc")(0, Seed(0), {"nodes": "+7"})
+    assert isinstance(bot, PimcBot) and bot.budget.nodes == 7
 
 
 def test_option_text_and_json_values() -> None:
-    options = build_registry().variant("66").options_class
+    options = SixtySixOptions
     assert options.build({"target": " 11 "}).target == 11
     assert options.build({"marriages": "no"}).marriages is False
     assert options.build({"marriages": False}, strict=True).marriages is False
