@@ -7,7 +7,14 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, SEED, InputError, bounded, registry
+from sixtysix.cli.common import (
+    EXIT_BAD_INPUT,
+    SEED,
+    InputError,
+    bounded,
+    registry,
+    single_line,
+)
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.records import MAX_SEATS
@@ -60,7 +67,7 @@ def analyse(
         )
         replayed = replay(raw, registry())
     except SixtySixError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(f"Error: {single_line(str(exc))}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     variant = replayed.variant
     if seat >= variant.seats:

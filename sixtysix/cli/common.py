@@ -61,10 +61,24 @@ def bounded(minimum: int = 1, maximum: int = MAX_RUN) -> Integer:
     return Integer(minimum, maximum)
 
 
+#: What ``str.splitlines`` breaks a line at, written as escapes instead.
+_LINE_BREAKS = {
+    ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+}
+
+
+def single_line(message: str) -> str:
+    """``message`` on one line: a line break in it (a file name can hold one) is escaped."""
+    return message.translate(_LINE_BREAKS)
+
+
 class InputError(click.ClickException):
     """Bad input: printed as one ``Error:`` line, exit status 2."""
 
     exit_code = EXIT_BAD_INPUT
+
+    def format_message(self) -> str:
+        return single_line(super().format_message())
 
 
 def reports_errors(func: Callable[P, R]) -> Callable[P, R]:

@@ -110,6 +110,9 @@ class _Reporting(click.Command):
         **extra: Any,
     ) -> click.Context:
         with _reported():
+            if any("\0" in arg for arg in args):
+                # No shell can pass one (argv is C strings); a program calling main() can.
+                raise click.UsageError("an argument contains a NUL character")
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry
+from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry, single_line
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.core.errors import RecordError, SixtySixError
 
@@ -60,7 +60,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
         result = run_replay(raw, registry())
     except SixtySixError as exc:
         # Exactly one line, the message alone, so tools can match it (RECORDS.md).
-        click.echo(str(exc), err=True)
+        click.echo(single_line(str(exc)), err=True)
         sys.exit(EXIT_BAD_INPUT)
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False))

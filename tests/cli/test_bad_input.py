@@ -307,3 +307,15 @@ def test_the_help_lists_every_exit_status(runner: CliRunner) -> None:
     for status in ("0 ok", "1 internal error", "2 bad input", "130 interrupted"):
         assert status in text
     assert "Every error is one line on stderr" in text
+
+
+def test_an_argument_with_a_nul_character(runner: CliRunner) -> None:
+    for args in (["replay", "a\0b"], ["simulate", "66", "--out", "a\0b.jsonl"], ["play", "6\0"]):
+        one_line_error(runner.invoke(cli, args), "NUL character")
+
+
+def test_a_line_break_in_a_file_name_stays_on_one_line(runner: CliRunner) -> None:
+    for name in ("a\nb.json", "a\rb.json", "a\u2028b.json"):
+        one_line_error(runner.invoke(cli, ["replay", name]), "cannot read")
+        one_line_error(runner.invoke(cli, ["analyse", name, "--seat", "0"]), "cannot read")
+        one_line_error(runner.invoke(cli, ["play", "--resume", name]), "cannot read")
