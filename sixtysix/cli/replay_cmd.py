@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -44,6 +45,9 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
         if sim_file is not None and game is not None:
             from sixtysix.sim.regenerate import load_row_record
 
+            if Path(sim_file).exists() and not Path(sim_file).is_file():
+                # A device or a pipe (/dev/zero named *.jsonl) would be read without end.
+                raise RecordError(f"{sim_file} is not a regular file")
             try:
                 raw = load_row_record(sim_file, game, registry())
             except (RecursionError, ValueError) as exc:

@@ -53,5 +53,10 @@ class UnknownBotError(SixtySixError, LookupError):
     """No installed bot has this name."""
 
 
+class MatchError(SixtySixError, RuntimeError):
+    """A match that found no winner within its limit of deals (a target within the options'
+    limit never gets here; a plugin's rules that score nothing could)."""
+
+
 class PluginError(SixtySixError):
     """A plugin that cannot be loaded or registers something invalid."""

@@ -319,3 +319,26 @@ def test_a_line_break_in_a_file_name_stays_on_one_line(runner: CliRunner) -> Non
         one_line_error(runner.invoke(cli, ["replay", name]), "cannot read")
         one_line_error(runner.invoke(cli, ["analyse", name, "--seat", "0"]), "cannot read")
         one_line_error(runner.invoke(cli, ["play", "--resume", name]), "cannot read")
+
+
+def test_a_from_file_that_is_a_device_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    link = tmp_path / "zero.jsonl"
+    link.symlink_to("/dev/zero")
+    result = runner.invoke(cli, ["replay", "--from", str(link), "--game", "0"])
+    one_line_error(result, "is not a regular file")
+
+
+def test_a_match_without_a_winner_is_a_one_line_error() -> None:
+    # Unreachable through the CLI (the target's limit ends every match well within 10,000
+    # deals); a plugin's rules that score nothing could get here, and the CLI reports it.
+    from sixtysix.core.errors import MatchError, SixtySixError
+    from sixtysix.core.match import play_match
+
+    reg = build_registry()
+    variant = reg.variant("66").configure(None, {"target": "1000"})
+    bots = [reg.bot("random")(s, Seed(1)) for s in range(2)]
+    with pytest.raises(MatchError, match="no match winner after 3 deals") as caught:
+        play_match(variant, [b.choose for b in bots], Seed(1), max_deals=3)
+    assert isinstance(caught.value, SixtySixError) and isinstance(caught.value, RuntimeError)
