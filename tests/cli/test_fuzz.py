@@ -47,8 +47,8 @@ def check(result: Result) -> None:
         assert len(result.stderr.splitlines()) == 1, result.stderr
 
 
-def run(*args: str, stdin: str | bytes | None = None) -> None:
-    check(RUNNER.invoke(cli, list(args), input=stdin, prog_name="sixtysix"))
+def run(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None) -> None:
+    check(RUNNER.invoke(cli, list(args), input=stdin, env=env, prog_name="sixtysix"))
 
 
 # ---------------------------------------------------------------------- values to try
@@ -335,8 +335,8 @@ REGISTRY = build_registry()
 
 
 def _expert_accepts(spec: str) -> bool:
-    name, params = parse_bot_spec(spec)
     try:
+        name, params = parse_bot_spec(spec)
         REGISTRY.bot(name)(0, Seed(0), params)
     except SixtySixError:
         return False
@@ -425,3 +425,16 @@ def test_any_words_after_a_command(command: str, words: list[str]) -> None:
     if command == "play":
         words = [*words, "--save", "/nonexistent/dir/g.json"]
     run(command, *words, stdin="quit\n")
+
+
+@FUZZ
+@given(ANY_TEXT, ANY_TEXT, st.sampled_from(["new-bot", "new-variant"]))
+def test_listing_standings_and_scaffold_arguments(name: str, base: str, scaffold: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"SIXTYSIX_DATA_DIR": tmp}
+        run("standings", "--variant", name, env=env)
+        for listing in ("bots", "variants", "plugins"):
+            run(listing, name)
+        run(scaffold, name, "--dir", tmp)
+        if scaffold == "new-variant":
+            run(scaffold, "house-rules", "--dir", tmp, "--base", base)
