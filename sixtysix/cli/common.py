@@ -49,6 +49,7 @@ class Integer(click.IntRange):
             limit = min(self.digits or _MAX_DIGITS, _MAX_DIGITS)
             if size > limit:
                 self.fail(f"{shown(value)} has more than {limit} digits.", param, ctx)
+            value = text
         return super().convert(value, param, ctx)
 
 

@@ -197,7 +197,7 @@ def test_replay_from_a_mutated_row(text: str, game: int) -> None:
 
 # --------------------------------------------------------------- command-line arguments
 
-DIGITS = re.compile(r"\s*\+?[0-9]+\s*")
+DIGITS = re.compile(r"\+?[0-9]+")
 
 
 def refused_or_small(maximum: int, small: int = 3) -> st.SearchStrategy[str]:
@@ -205,6 +205,7 @@ def refused_or_small(maximum: int, small: int = 3) -> st.SearchStrategy[str]:
     value no larger than ``small`` (so an accepted run stays short)."""
 
     def short_run(text: str) -> bool:
+        text = text.strip()  # as the command line reads it
         return not DIGITS.fullmatch(text) or not small < int(text) <= maximum
 
     return st.one_of(
