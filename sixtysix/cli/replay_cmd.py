@@ -50,13 +50,12 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
                 raise RecordError(f"{sim_file} is not a regular file")
             try:
                 raw = load_row_record(sim_file, game, registry())
-            except (RecursionError, ValueError) as exc:
-                if isinstance(exc, SixtySixError):
+            except RecursionError:  # json.loads of a row nested too deep
+                raise RecordError(f"{sim_file} is not valid JSON (nested too deeply)") from None
+            except ValueError as exc:  # json.loads of a number past int()'s digit limit
+                if isinstance(exc, SixtySixError) or "integer string conversion" not in str(exc):
                     raise
-                # What json.loads raises past its syntax errors (int()'s digit limit, depth).
-                raise RecordError(
-                    f"{sim_file} is not valid JSON (a number too long or nesting too deep)"
-                ) from None
+                raise RecordError(f"{sim_file} is not valid JSON (a number too long)") from None
         elif file == "-":
             raw = load_record_stream(sys.stdin.buffer, "stdin")
         else:
