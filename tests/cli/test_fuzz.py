@@ -225,10 +225,13 @@ SEEDS = st.one_of(
     st.sampled_from(["1" * 100, "1" * 101, "-" + "1" * 101, "9" * 5000]),
     ANY_TEXT,
 )
-OPTION_NAMES = st.sampled_from(
-    ["target", "last_trick_bonus", "exchange_min_talon", "marriages", "claim", "tie", "x", ""]
-)
-OPTIONS = st.builds(lambda name, value: f"{name}={value}", OPTION_NAMES, SEEDS)
+REGISTRY = build_registry()
+VARIANTS = sorted(REGISTRY.variants)
+#: Every option name of every installed variant, and names none has.
+NAMES = sorted({s.name for v in REGISTRY.variants.values() for s in v.options_class.specs()})
+OPTION_NAMES = st.sampled_from([*NAMES, "x", "", "TARGET", "last-trick-bonus"])
+OPTION_VALUES = st.one_of(SEEDS, st.sampled_from(["true", "no", "auto", "manual", "draw"]))
+OPTIONS = st.builds(lambda name, value: f"{name}={value}", OPTION_NAMES, OPTION_VALUES)
 BASE = {
     "simulate": ["simulate", "66", "--no-progress", "--json"],
     "duel": ["duel", "66", "random", "random", "--no-progress", "--json"],
@@ -256,6 +259,9 @@ def test_simulate_arguments(option: tuple[str, str], variant: str) -> None:
     name, value = option
     run(*BASE["simulate"], "--games", "1", name, value)
     run("simulate", variant, "--games", "1", "--no-progress")
+    if name == "-o":
+        for each in VARIANTS:
+            run("simulate", each, "--games", "1", "--no-progress", name, value)
 
 
 @FUZZ
@@ -330,9 +336,6 @@ def test_expert_parameters_refused_before_any_move(value: str, text: str) -> Non
             if _expert_accepts(spec):
                 continue
             run("duel", "66", spec, "random", "--deals", "1", "--no-progress")
-
-
-REGISTRY = build_registry()
 
 
 def _expert_accepts(spec: str) -> bool:
