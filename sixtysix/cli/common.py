@@ -39,6 +39,15 @@ class Integer(click.IntRange):
     ) -> None:
         super().__init__(min, max)
         self.digits = digits
+        if min is None and max is None:
+            self.name = "integer"  # its help shows INTEGER, not INTEGER RANGE
+
+    def _describe_range(self) -> str:
+        """The limit ``--help`` shows (Click's hook for ranges), in Click's notation, which
+        needs no translation."""
+        if self.min is None and self.max is None:
+            return f"|x|<10^{self.digits or _MAX_DIGITS}"
+        return super()._describe_range()
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str):
