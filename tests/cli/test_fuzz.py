@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -347,8 +349,17 @@ def _expert_accepts(spec: str) -> bool:
     return True
 
 
-RECORD = Path(tempfile.mkdtemp(prefix="sixtysix-fuzz-")) / "position.json"
-RECORD.write_text(json.dumps(position(played_record())))
+POSITION = json.dumps(position(played_record()))
+
+
+@contextmanager
+def files() -> Iterator[tuple[Path, Path]]:
+    """A position record and a ``simulate --out`` file, in a directory of their own."""
+    with tempfile.TemporaryDirectory() as tmp:
+        record, rows = Path(tmp) / "position.json", Path(tmp) / "rows.jsonl"
+        record.write_text(POSITION)
+        rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+        yield record, rows
 
 
 @FUZZ
@@ -366,20 +377,19 @@ RECORD.write_text(json.dumps(position(played_record())))
 def test_analyse_arguments(option: tuple[str, str], path: str) -> None:
     name, value = option
     seat = [] if name == "--seat" else ["--seat", "0"]
-    run("analyse", str(RECORD), *seat, name, value)
+    with files() as (record, _):
+        run("analyse", str(record), *seat, name, value)
     run("analyse", path, "--seat", "0")
 
 
 @FUZZ
 @given(refused_or_small(MAX_RUN), ANY_TEXT, ANY_TEXT)
 def test_replay_arguments(game: str, path: str, from_path: str) -> None:
-    rows = RECORD.with_name("rows.jsonl")
-    if not rows.exists():
-        rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
-    run("replay", "--from", str(rows), "--game", game)
-    run("replay", path)
-    run("replay", "--from", from_path, "--game", "0")
-    run("replay", str(RECORD), "--from", str(rows))
+    with files() as (record, rows):
+        run("replay", "--from", str(rows), "--game", game)
+        run("replay", path)
+        run("replay", "--from", from_path, "--game", "0")
+        run("replay", str(record), "--from", str(rows))
 
 
 @FUZZ
