@@ -452,3 +452,11 @@ def test_listing_standings_and_scaffold_arguments(name: str, base: str, scaffold
         run(scaffold, name, "--dir", tmp)
         if scaffold == "new-variant":
             run(scaffold, "house-rules", "--dir", tmp, "--base", base)
+
+
+@FUZZ
+@given(st.text(max_size=12).filter(lambda t: "/" not in t), st.sampled_from(["jsonl", "parquet"]))
+def test_simulate_out_names(name: str, suffix: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        run(*BASE["simulate"], "--games", "2", "--seed", "1", "--out", f"{tmp}/{name}.{suffix}")
+        run(*BASE["simulate"], "--games", "2", "--out", f"{tmp}/{name}")
