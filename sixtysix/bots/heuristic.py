@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from operator import neg
 from typing import ClassVar
 
-from sixtysix.bots.base import Bot, probability_param
+from sixtysix.bots.base import Bot, parse_number, probability_param
 from sixtysix.core.actions import (
     CLAIM,
     CLOSE,
@@ -139,7 +139,7 @@ class Weights:
         for name in cls.fields():
             if name in params:
                 try:
-                    value = float(params[name])
+                    value = parse_number(params[name])
                 except ValueError:
                     value = math.nan
                 if not math.isfinite(value):

@@ -211,12 +211,16 @@ def ends_at_once(state: DealState, action: int) -> bool:
 # ---------------------------------------------------------------------- parameters
 
 
+#: The longest ``time`` parameter: an hour per move.
+MAX_TIME_MS = 3_600_000
+
+
 def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
     """The budget of a bot: its defaults overridden by ``samples``, ``nodes``, ``time``,
     ``depth`` and ``confidence`` parameters."""
     time_ms: float | None = default.time_ms
     if "time" in params:
-        time_ms = float(int_param(params, "time", 1))
+        time_ms = float(int_param(params, "time", 1, high=MAX_TIME_MS))
     return Budget(
         samples=int_param(params, "samples", default.samples),
         nodes=int_param(params, "nodes", default.nodes),

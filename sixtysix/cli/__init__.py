@@ -5,7 +5,8 @@ Sub-commands live in their own modules and are imported only when run, so that
 imported for them).
 
 Exit status: 0 success; 1 an unexpected internal error; 2 bad input (usage, unknown variant,
-option or bot, a broken record, an illegal move); 130 interrupted (Ctrl-C).
+option or bot, a broken record, an illegal move); 130 interrupted (Ctrl-C). Every error,
+a usage error included, is one line on stderr (:func:`sixtysix.cli.localized.one_line`).
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ def cli() -> None:
       sixtysix simulate 66 --games 2000
       sixtysix replay game.json --json
 
-    Exit status: 0 ok, 2 bad input (usage, unknown name, broken record), 130 interrupted.
+    Every error is one line on stderr, usage errors too. Exit status: 0 ok, 1 internal error
+    (a bug: please report it), 2 bad input (usage, unknown name, broken record), 130
+    interrupted (Ctrl-C).
     """
 
 

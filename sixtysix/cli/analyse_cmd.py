@@ -7,9 +7,17 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, InputError, registry
+from sixtysix.cli.common import (
+    EXIT_BAD_INPUT,
+    SEED,
+    InputError,
+    bounded,
+    registry,
+    single_line,
+)
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.errors import SixtySixError
+from sixtysix.core.records import MAX_SEATS
 
 #: A move within this of the best (expected game points) is as good as the best.
 TIE = 0.005
@@ -17,15 +25,15 @@ TIE = 0.005
 
 @click.command(cls=LocalizedCommand)
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--seat", type=click.IntRange(min=0), required=True, help="The seat to analyse.")
+@click.option("--seat", type=bounded(0, MAX_SEATS - 1), required=True, help="The seat to analyse.")
 @click.option(
     "--deal",
     "deals",
-    type=click.IntRange(min=1),
+    type=bounded(),
     multiple=True,
     help="Only this deal (counted from 1; repeatable).",
 )
-@click.option("--seed", type=int, default=None, help="Seed for the analysis (reproducible).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the analysis (reproducible).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @lang_option()
 def analyse(
@@ -44,7 +52,7 @@ def analyse(
       sixtysix analyse game.json --seat 0
       sixtysix analyse game.json --seat 1 --deal 2 --json
     """
-    from sixtysix.core.records import load_record_file, load_record_text
+    from sixtysix.core.records import load_record_file, load_record_stream
     from sixtysix.core.replay import replay
     from sixtysix.core.rng import Seed
     from sixtysix.i18n import translator
@@ -53,13 +61,13 @@ def analyse(
     tr = translator(lang)
     try:
         raw = (
-            load_record_text(sys.stdin.read(), "stdin")
+            load_record_stream(sys.stdin.buffer, "stdin")
             if record == "-"
             else load_record_file(record)
         )
         replayed = replay(raw, registry())
     except SixtySixError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(f"Error: {single_line(str(exc))}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     variant = replayed.variant
     if seat >= variant.seats:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import click
 
-from sixtysix.core.errors import SixtySixError
+from sixtysix.core.errors import SixtySixError, shown
+from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.plugins.manager import Registry, get_registry
 
 P = ParamSpec("P")
@@ -18,11 +20,75 @@ R = TypeVar("R")
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
+#: The most games, matches or deals one command plays: a limit no real run comes near, that
+#: keeps a typing slip from starting a run of years.
+MAX_RUN = 1_000_000_000
+#: The most worker processes (or jobs) one command starts.
+MAX_WORKERS = 1024
+#: The longest integer the command line reads, in digits.
+_MAX_DIGITS = 1000
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+class Integer(click.IntRange):
+    """An integer option: ASCII digits only (``int()`` would also read ``٣`` or ``²``), in a
+    range (``min``/``max``) or of at most ``digits`` digits, refused with the limit named."""
+
+    def __init__(
+        self, min: int | None = None, max: int | None = None, *, digits: int | None = None
+    ) -> None:
+        super().__init__(min, max)
+        self.digits = digits
+        if min is None and max is None:
+            self.name = "integer"  # its help shows INTEGER, not INTEGER RANGE
+
+    def _describe_range(self) -> str:
+        """The limit ``--help`` shows (Click's hook for ranges), in Click's notation, which
+        needs no translation."""
+        if self.min is None and self.max is None:
+            return f"|x|<10^{self.digits or _MAX_DIGITS}"
+        return super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            text = value.strip()
+            if not _INTEGER.fullmatch(text):
+                self.fail(f"{shown(value)} is not a valid integer.", param, ctx)
+            size = len(text.lstrip("+-"))
+            limit = min(self.digits or _MAX_DIGITS, _MAX_DIGITS)
+            if size > limit:
+                self.fail(f"{shown(value)} has more than {limit} digits.", param, ctx)
+            value = text
+        return super().convert(value, param, ctx)
+
+
+#: ``--seed``: any integer of up to :data:`MAX_SEED_DIGITS` digits (records take the same).
+SEED = Integer(digits=MAX_SEED_DIGITS)
+
+
+def bounded(minimum: int = 1, maximum: int = MAX_RUN) -> Integer:
+    """A number of games, deals, matches, workers...: ``minimum`` to ``maximum``."""
+    return Integer(minimum, maximum)
+
+
+#: What ``str.splitlines`` breaks a line at, written as escapes instead.
+_LINE_BREAKS = {
+    ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+}
+
+
+def single_line(message: str) -> str:
+    """``message`` on one line: a line break in it (a file name can hold one) is escaped."""
+    return message.translate(_LINE_BREAKS)
+
 
 class InputError(click.ClickException):
     """Bad input: printed as one ``Error:`` line, exit status 2."""
 
     exit_code = EXIT_BAD_INPUT
+
+    def format_message(self) -> str:
+        return single_line(super().format_message())
 
 
 def reports_errors(func: Callable[P, R]) -> Callable[P, R]:

@@ -10,6 +10,9 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
+    MAX_WORKERS,
+    SEED,
+    bounded,
     option_assignments,
     registry,
     reports_errors,
@@ -23,21 +26,21 @@ from sixtysix.cli.localized import LocalizedCommand
 @click.argument("bot_b", metavar="BOT_B")
 @click.option(
     "--deals",
-    type=click.IntRange(min=1),
+    type=bounded(),
     default=200,
     show_default=True,
     help="Deals to play; each is played in every seating (see above).",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=None,
     help="Master seed: the same seed gives the same deals and choices. Default: secure random.",
 )
 @option_assignments()
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
+    type=bounded(1, MAX_WORKERS),
     default=1,
     show_default=True,
     help="Worker processes (results do not depend on it; times per move get noisier).",

@@ -62,7 +62,65 @@ def lang_option() -> Callable[[F], F]:
     )
 
 
-class _LocalizedHelp(click.Command):
+def one_line(exc: click.UsageError) -> click.ClickException:
+    """A usage error as every other error is shown: one ``Error:`` line, exit status 2.
+
+    Click prints the usage, a hint and a blank line before the message; here the hint ends
+    the line instead, so scripts and people read every error the same way.
+    """
+    from sixtysix.cli.common import InputError
+
+    message = " ".join(exc.format_message().split())
+    ctx = exc.ctx
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        names = ctx.command.get_help_option_names(ctx)
+        stop = "" if message.endswith((".", "?", "!", ")")) else "."
+        message += f"{stop} Try '{ctx.command_path} {max(names, key=len)}' for help."
+    return InputError(message)
+
+
+@contextmanager
+def _reported() -> Iterator[None]:
+    """Usage errors as one line; Ctrl-C (also inside a prompt) as one line and status 130."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise  # the help itself, not an error line
+    except click.UsageError as exc:
+        raise one_line(exc) from None
+    except (KeyboardInterrupt, click.Abort) as exc:
+        if isinstance(exc, click.Abort) and not isinstance(exc.__context__, KeyboardInterrupt):
+            raise
+        from sixtysix.cli.common import EXIT_INTERRUPTED, stderr_is_terminal
+
+        # After the terminal's ``^C`` echo, start a line of our own.
+        lead = "\n" if stderr_is_terminal() else ""
+        click.echo(f"{lead}Interrupted.", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+
+
+class _Reporting(click.Command):
+    """Every error of parsing or running a command ends as one line (see :func:`one_line`)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        with _reported():
+            if any("\0" in arg for arg in args):
+                # No shell can pass one (argv is C strings); a program calling main() can.
+                raise click.UsageError("an argument contains a NUL character")
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _reported():
+            return super().invoke(ctx)
+
+
+class _LocalizedHelp(_Reporting):
     """Translates a command's help text and option help while its help is shown."""
 
     def _options(self, ctx: click.Context) -> list[click.Parameter]:

@@ -9,12 +9,15 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
+    SEED,
     InputError,
+    bounded,
     option_assignments,
     registry,
     reports_errors,
 )
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.core.records import MAX_SEATS
 from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 DEFAULT_MOVE_TIME = 60
@@ -22,7 +25,7 @@ DEFAULT_MOVE_TIME = 60
 
 @click.command(cls=LocalizedCommand)
 @click.argument("variant", required=False)
-@click.option("--seat", type=click.IntRange(min=0), default=None, help="Your seat (default 0).")
+@click.option("--seat", type=bounded(0, MAX_SEATS - 1), default=None, help="Your seat (default 0).")
 @click.option(
     "--vs",
     metavar="BOT[,BOT...]",
@@ -34,12 +37,12 @@ DEFAULT_MOVE_TIME = 60
 @click.option("--rated", is_flag=True, help="A rated game: move timer, no undo, standings.")
 @click.option(
     "--move-time",
-    type=click.IntRange(MIN_MOVE_TIME, MAX_MOVE_TIME),
+    type=bounded(MIN_MOVE_TIME, MAX_MOVE_TIME),
     default=None,
     help=f"Seconds per move in rated games ({MIN_MOVE_TIME}-{MAX_MOVE_TIME}, default"
     f" {DEFAULT_MOVE_TIME}).",
 )
-@click.option("--seed", type=int, default=None, help="Reproducible deals (test games only).")
+@click.option("--seed", type=SEED, default=None, help="Reproducible deals (test games only).")
 @option_assignments()
 @click.option(
     "--save",
@@ -85,7 +88,7 @@ def play(
     """
     from rich.console import Console
 
-    from sixtysix.core.errors import UnknownBotError
+    from sixtysix.core.errors import UnknownBotError, shown
     from sixtysix.core.files import check_writable
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
@@ -129,6 +132,16 @@ def play(
         v = resumed.replay.variant
         master = Seed(resumed.seed)
         settings = resumed.settings
+        if settings is not None and (
+            type(settings.seat) is not int or not 0 <= settings.seat < v.seats
+        ):
+            # A session file edited by hand (or broken): its seat must be one of this game's.
+            raise InputError(
+                f"{session_path(resume)}: "
+                + tr._("{variant} has seats 0 to {last}; there is no seat {seat}").format(
+                    variant=v.name, last=v.seats - 1, seat=shown(settings.seat)
+                )
+            )
         if seat is None:
             seat = settings.seat if settings is not None else 0
         if vs is None and settings is not None:

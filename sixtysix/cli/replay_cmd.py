@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, registry
+from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry, single_line
 from sixtysix.cli.localized import LocalizedCommand
-from sixtysix.core.errors import SixtySixError
+from sixtysix.core.errors import RecordError, SixtySixError
 
 
 @click.command(cls=LocalizedCommand)
@@ -21,7 +22,7 @@ from sixtysix.core.errors import SixtySixError
     type=click.Path(dir_okay=False),
     help="Instead of FILE: a `simulate --out` file (.jsonl/.parquet); replays game --game.",
 )
-@click.option("--game", type=click.IntRange(min=0), help="With --from: the game's index.")
+@click.option("--game", type=bounded(0), help="With --from: the game's index.")
 def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | None) -> None:
     """Replay the game record FILE (`-` for stdin), checking every action.
 
@@ -33,7 +34,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
     With --from FILE --game I, game I of a simulation output is regenerated from its row
     (seed, bots, variant and options) into a full record and replayed the same way.
     """
-    from sixtysix.core.records import load_record_file, load_record_text
+    from sixtysix.core.records import load_record_file, load_record_stream
     from sixtysix.core.replay import replay as run_replay
 
     if (file is None) == (sim_file is None):
@@ -44,15 +45,25 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
         if sim_file is not None and game is not None:
             from sixtysix.sim.regenerate import load_row_record
 
-            raw = load_row_record(sim_file, game, registry())
+            if Path(sim_file).exists() and not Path(sim_file).is_file():
+                # A device or a pipe (/dev/zero named *.jsonl) would be read without end.
+                raise RecordError(f"{sim_file} is not a regular file")
+            try:
+                raw = load_row_record(sim_file, game, registry())
+            except RecursionError:  # json.loads of a row nested too deep
+                raise RecordError(f"{sim_file} is not valid JSON (nested too deeply)") from None
+            except ValueError as exc:  # json.loads of a number past int()'s digit limit
+                if isinstance(exc, SixtySixError) or "integer string conversion" not in str(exc):
+                    raise
+                raise RecordError(f"{sim_file} is not valid JSON (a number too long)") from None
         elif file == "-":
-            raw = load_record_text(sys.stdin.read(), "stdin")
+            raw = load_record_stream(sys.stdin.buffer, "stdin")
         else:
             raw = load_record_file(str(file))
         result = run_replay(raw, registry())
     except SixtySixError as exc:
         # Exactly one line, the message alone, so tools can match it (RECORDS.md).
-        click.echo(str(exc), err=True)
+        click.echo(single_line(str(exc)), err=True)
         sys.exit(EXIT_BAD_INPUT)
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from sixtysix.cli.common import InputError
+from sixtysix.cli.common import MAX_WORKERS, InputError, bounded
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot
@@ -37,7 +37,7 @@ def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         )(func)
         func = click.option(
             "--workers",
-            type=click.IntRange(min=1),
+            type=bounded(1, MAX_WORKERS),
             default=None,
             help="Worker processes (local) or CPUs (local Ray instance). "
             "Default: every CPU, and a single process for small runs.",

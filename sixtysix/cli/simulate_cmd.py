@@ -11,7 +11,9 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
+    SEED,
     InputError,
+    bounded,
     option_assignments,
     registry,
     reports_errors,
@@ -27,20 +29,20 @@ if TYPE_CHECKING:
 @click.argument("variant")
 @click.option(
     "--games",
-    type=click.IntRange(min=1),
+    type=bounded(),
     default=1000,
     show_default=True,
     help="Games to play; a game is one deal.",
 )
 @click.option(
     "--matches",
-    type=click.IntRange(min=1),
+    type=bounded(),
     default=None,
     help="Play this many whole matches (to the target) instead of single deals.",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=None,
     help="Master seed: the same seed gives the same games. Default: secure random.",
 )

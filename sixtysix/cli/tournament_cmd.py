@@ -11,6 +11,8 @@ import click
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
+    SEED,
+    bounded,
     option_assignments,
     registry,
     reports_errors,
@@ -20,6 +22,9 @@ from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots,
 
 if TYPE_CHECKING:
     from sixtysix.sim.tournament import BotStanding, TournamentReport
+
+#: The most bootstrap resamples: far past where the intervals stop moving.
+MAX_BOOTSTRAP = 100_000
 
 
 @click.command(cls=LocalizedCommand)
@@ -32,14 +37,14 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--deals",
-    type=click.IntRange(min=1),
+    type=bounded(),
     default=1000,
     show_default=True,
     help="Deals; every table plays each of them once per seating.",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=None,
     help="Master seed: the same seed gives the same deals, games and intervals.",
 )
@@ -47,7 +52,7 @@ if TYPE_CHECKING:
 @backend_options()
 @click.option(
     "--bootstrap",
-    type=click.IntRange(min=0),
+    type=bounded(0, MAX_BOOTSTRAP),
     default=200,
     show_default=True,
     help="Bootstrap resamples of the deals for the 95% intervals (0: none).",

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import reprlib
+
 
 class SixtySixError(Exception):
     """Base of every error the project raises on purpose."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for an error line about a user's value: one
+    short line however long, deep or large the value (a huge integer is not even converted)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"an integer of {value.bit_length()} bits"
+    short = reprlib.Repr()
+    short.maxlevel, short.maxstring, short.maxother = 3, limit, limit
+    try:
+        text = short.repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class NotationError(SixtySixError, ValueError):
@@ -35,6 +51,11 @@ class UnknownVariantError(SixtySixError, LookupError):
 
 class UnknownBotError(SixtySixError, LookupError):
     """No installed bot has this name."""
+
+
+class MatchError(SixtySixError, RuntimeError):
+    """A match that found no winner within its limit of deals (a target within the options'
+    limit never gets here; a plugin's rules that score nothing could)."""
 
 
 class PluginError(SixtySixError):

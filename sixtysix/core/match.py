@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from sixtysix.core.deal import DealSetup
+from sixtysix.core.errors import MatchError
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
@@ -67,4 +68,4 @@ def play_match(
         if winners:
             return MatchResult(record, outcomes, totals, winners)
         dealer = variant.next_dealer(dealer)
-    raise RuntimeError(f"no match winner after {max_deals} deals")
+    raise MatchError(f"no match winner after {max_deals} deals")

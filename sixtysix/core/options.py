@@ -8,19 +8,35 @@ error messages are generated from the same source.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from sixtysix.core.errors import OptionError
+from sixtysix.core.errors import OptionError, shown
 
 _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
+#: Digits as the command line writes a number: ASCII only (``int()`` would also take ``٣``).
+_DIGITS = re.compile(r"[0-9]+")
+
+#: The default largest value of an integer option: beyond any table's use, and small enough
+#: that a match to the target always ends and every number stays machine-sized.
+MAX_INT_OPTION = 1000
 
 
-def option(default: Any, doc: str, *, choices: tuple[str, ...] | None = None) -> Any:
-    """A dataclass field for an option: its default, a one-line doc and, for text, its choices."""
-    return dataclasses.field(default=default, metadata={"doc": doc, "choices": choices})
+def option(
+    default: Any,
+    doc: str,
+    *,
+    choices: tuple[str, ...] | None = None,
+    maximum: int = MAX_INT_OPTION,
+) -> Any:
+    """A dataclass field for an option: its default, a one-line doc and, for text, its choices
+    (for an integer, its largest value)."""
+    return dataclasses.field(
+        default=default, metadata={"doc": doc, "choices": choices, "maximum": maximum}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,36 +48,40 @@ class OptionSpec:
     default: bool | int | str
     doc: str
     choices: tuple[str, ...] | None = None
+    maximum: int = MAX_INT_OPTION
 
     def describe_values(self) -> str:
         if self.kind == "bool":
             return "true or false"
         if self.kind == "int":
-            return "a positive integer"
+            return f"a positive integer up to {self.maximum}"
         assert self.choices is not None
         return "one of " + ", ".join(self.choices)
 
-    def coerce(self, value: object, variant: str) -> bool | int | str:
-        """Turn a string (command line) or a JSON value (record) into this option's value."""
+    def coerce(self, value: object, variant: str, *, strict: bool = False) -> bool | int | str:
+        """Turn a value into this option's value: text from the command line (``yes``, ``7``)
+        or, with ``strict``, a JSON value from a record, which must have the option's type
+        (``true``/``false``, an integer; RULES.md)."""
         bad = OptionError(
-            f"option {self.name!r} of {variant} must be {self.describe_values()} (got {value!r})"
+            f"option {self.name!r} of {variant} must be {self.describe_values()}"
+            f" (got {shown(value)})"
         )
+        text = value.strip().lower() if isinstance(value, str) and not strict else None
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-                return value.strip().lower() in _TRUE
+            if text in _TRUE | _FALSE:
+                return text in _TRUE
             raise bad
         if self.kind == "int":
-            if isinstance(value, bool):
-                raise bad
-            if isinstance(value, int):
+            if isinstance(value, int) and not isinstance(value, bool):
                 number = value
-            elif isinstance(value, str) and value.strip().isdigit():
-                number = int(value.strip())
+            elif text is not None and _DIGITS.fullmatch(text):
+                # Too many digits is too large: no need to convert (nor to hit int()'s limit).
+                number = int(text) if len(text) <= len(str(self.maximum)) else self.maximum + 1
             else:
                 raise bad
-            if number < 1:
+            if not 1 <= number <= self.maximum:
                 raise bad
             return number
         assert self.choices is not None
@@ -92,7 +112,10 @@ class Options:
                 kind = "choice"
                 if not choices:
                     raise TypeError(f"option {f.name} of {cls.__name__} needs choices")
-            out.append(OptionSpec(f.name, kind, default, f.metadata.get("doc", ""), choices))
+            maximum = f.metadata.get("maximum", MAX_INT_OPTION)
+            out.append(
+                OptionSpec(f.name, kind, default, f.metadata.get("doc", ""), choices, maximum)
+            )
         return tuple(out)
 
     @classmethod
@@ -101,23 +124,31 @@ class Options:
             if s.name == name:
                 return s
         valid = ", ".join(s.name for s in cls.specs())
-        raise OptionError(f"unknown option {name!r} for {cls.variant_name}; valid options: {valid}")
+        raise OptionError(
+            f"unknown option {shown(name)} for {cls.variant_name}; valid options: {valid}"
+        )
 
     @classmethod
-    def build(cls, values: Mapping[str, object] | None = None) -> Self:
-        """Validated options from names to values (strings or JSON values); others default."""
+    def build(cls, values: Mapping[str, object] | None = None, *, strict: bool = False) -> Self:
+        """Validated options from names to values, others default: text or typed values, or
+        with ``strict`` (a record's options) typed JSON values only (:meth:`OptionSpec.coerce`)."""
         kwargs: dict[str, Any] = {}
         for name, value in (values or {}).items():
-            kwargs[name] = cls.spec(name).coerce(value, cls.variant_name)
+            if not isinstance(name, str):
+                raise OptionError(f"option names are text, not {shown(name)}")
+            kwargs[name] = cls.spec(name).coerce(value, cls.variant_name, strict=strict)
         return cls(**kwargs)
 
     def __post_init__(self) -> None:
         for s in self.specs():
             value = getattr(self, s.name)
-            if s.coerce(value, self.variant_name) != value or type(value) is not type(s.default):
+            if (
+                type(value) is not type(s.default)
+                or s.coerce(value, self.variant_name, strict=True) != value
+            ):
                 raise OptionError(
                     f"option {s.name!r} of {self.variant_name} must be {s.describe_values()}"
-                    f" (got {value!r})"
+                    f" (got {shown(value)})"
                 )
 
     def replace(self, **changes: object) -> Self:
@@ -143,6 +174,6 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise OptionError(f"options are given as name=value, not {item!r}")
+            raise OptionError(f"options are given as name=value, not {shown(item)}")
         out[name.strip().lower().replace("-", "_")] = value.strip()
     return out

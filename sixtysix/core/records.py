@@ -8,16 +8,22 @@ The JSON shape is a public interface (RECORDS.md): reading is forgiving in notat
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
-from sixtysix.core.errors import NotationError, RecordError
+from sixtysix.core.errors import NotationError, RecordError, shown
+from sixtysix.core.rng import MAX_SEED_DIGITS
 
 FORMAT = "sixtysix-record/1"
+#: The largest record read: far beyond a long match (a deal takes about 2 KB).
+MAX_RECORD_BYTES = 64 << 20
+#: Seats and dealers are numbered from 0; no table has this many (the variant checks its own).
+MAX_SEATS = 100
 
 
 @dataclass
@@ -76,32 +82,63 @@ class RawRecord:
 
 
 def load_record_text(text: str, source: str = "record") -> RawRecord:
+    return parse_record(json_value(text, source))
+
+
+def json_value(text: str, source: str) -> object:
+    """``text`` parsed as JSON, where every way it can fail is a one-line :class:`RecordError`:
+    broken syntax, a number longer than Python reads (4300 digits), nesting too deep to read."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    return parse_record(data)
+    except ValueError:  # only int()'s digit limit gets here
+        limit = sys.get_int_max_str_digits()
+        raise RecordError(f"{source}: a number has more than {limit} digits") from None
+    except RecursionError:
+        raise RecordError(f"{source} is nested too deeply to read") from None
 
 
 def load_record_file(path: str | Path) -> RawRecord:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise RecordError(f"cannot read {p}: {reason}") from None
-    return load_record_text(text, str(p))
+        with p.open("rb") as stream:
+            return load_record_stream(stream, str(p))
+    except OSError as exc:
+        raise RecordError(f"cannot read {p}: {exc.strerror or exc}") from None
+
+
+def load_record_stream(stream: BinaryIO, source: str) -> RawRecord:
+    """A record read from ``stream`` (a file, stdin) in UTF-8, at most
+    :data:`MAX_RECORD_BYTES` of it: a special file such as ``/dev/zero`` is refused, not read
+    until memory runs out."""
+    data = stream.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{source} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"cannot read {source}: {exc}") from None
+    return load_record_text(text, source)
 
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise RecordError(f'{where}: a card must be a string like "AS", not {value!r}')
+        raise RecordError(f'{where}: a card must be a string like "AS", not {shown(value)}')
     try:
         return int(parse_card(value))
     except NotationError as exc:
         raise RecordError(f"{where}: {exc}") from None
+
+
+def _seat(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_SEATS:
+        raise RecordError(
+            f"{what} must be a seat number (0 to {MAX_SEATS - 1}), not {shown(value)}"
+        )
+    return value
 
 
 def parse_record(data: object) -> RawRecord:
@@ -110,7 +147,7 @@ def parse_record(data: object) -> RawRecord:
         raise RecordError("a record must be a JSON object")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"unsupported record format {fmt!r} (expected {FORMAT!r})")
+        raise RecordError(f"unsupported record format {shown(fmt)} (expected {FORMAT!r})")
     variant = data.get("variant")
     if not isinstance(variant, str) or not variant:
         raise RecordError("record: 'variant' must be a variant name")
@@ -120,8 +157,12 @@ def parse_record(data: object) -> RawRecord:
     if not isinstance(options, dict):
         raise RecordError("record: 'options' must be an object of option names to values")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("record: 'seed' must be an integer or null")
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or abs(seed) >= 10**MAX_SEED_DIGITS
+    ):
+        raise RecordError(
+            f"record: 'seed' must be an integer of at most {MAX_SEED_DIGITS} digits or null"
+        )
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise RecordError("record: 'deals' must be a list")
@@ -132,9 +173,7 @@ def _parse_deal(d: object, number: int) -> RawDeal:
     where = f"deal {number}"
     if not isinstance(d, dict):
         raise RecordError(f"{where}: a deal must be an object")
-    dealer = d.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise RecordError(f"{where}: 'dealer' must be a seat number")
+    dealer = _seat(d.get("dealer"), f"{where}: 'dealer'")
     hands = d.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
         raise RecordError(f"{where}: 'hands' must be a list of lists of cards")
@@ -155,10 +194,8 @@ def _parse_deal(d: object, number: int) -> RawDeal:
         at = f"{where}, step {i + 1}"
         if not isinstance(a, dict):
             raise RecordError(f"{at}: an action must be an object with 'seat' and 'action'")
-        seat = a.get("seat")
+        seat = _seat(a.get("seat"), f"{at}: 'seat'")
         text = a.get("action")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise RecordError(f"{at}: 'seat' must be a seat number")
         if not isinstance(text, str):
             raise RecordError(f"{at}: 'action' must be a string")
         steps.append((seat, text))

@@ -61,7 +61,7 @@ class Replay:
 def configure_variant(registry: Registry, name: str, options: dict[str, object]) -> Variant:
     try:
         cls = registry.variant(name)
-        return cls(cls.options_class.build(options))
+        return cls(cls.options_class.build(options, strict=True))
     except (UnknownVariantError, OptionError) as exc:
         raise RecordError(f"record: {exc}") from None
 

@@ -15,6 +15,9 @@ import secrets
 from collections.abc import Sequence
 
 PathPart = int | str
+#: A seed is any integer of up to this many digits (a 256-bit number has 78): the command line
+#: and the records take the same, so every record a seed gives can be read back.
+MAX_SEED_DIGITS = 100
 
 _WORDS_PER_BLOCK = 32
 

@@ -11,9 +11,9 @@ from sixtysix.i18n import Translator
 
 
 def values_text(tr: Translator, spec: OptionSpec) -> str:
-    """``true or false`` / ``a positive integer`` / ``one of auto, manual``, translated."""
+    """``true or false`` / ``a positive integer up to 1000`` / ``one of auto, manual``."""
     if spec.kind == "bool":
         return tr._("true or false")
     if spec.kind == "int":
-        return tr._("a positive integer")
+        return tr._("a positive integer up to {maximum}").format(maximum=spec.maximum)
     return tr._("one of {choices}").format(choices=", ".join(spec.choices or ()))

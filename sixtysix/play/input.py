@@ -192,7 +192,7 @@ _EXAMPLES = {"play": "play QH", "marry": "marry H", "trump": "trump S", "partner
 
 def _bare(word: str, view: View, hand_order: Sequence[Card], tr: Translator) -> int | None:
     """A card, a hand number, a suit or ``below`` typed alone; None if it is none of these."""
-    if word.isdigit():
+    if _number(word):
         return _card(word, hand_order, tr)
     phase = view.phase
     if phase == Phase.TRUMP_CALL:
@@ -209,14 +209,21 @@ def _bare(word: str, view: View, hand_order: Sequence[Card], tr: Translator) -> 
     return card
 
 
+def _number(word: str) -> bool:
+    """A hand number typed in ASCII digits (``isdigit`` alone also takes ``²``, which int()
+    refuses)."""
+    return word.isascii() and word.isdigit()
+
+
 def _card(arg: str, hand_order: Sequence[Card], tr: Translator) -> int:
-    if arg.isdigit():
-        number = int(arg)
+    if _number(arg):
+        # More digits than a hand could need is no card of it (and int() stops at 4300).
+        number = int(arg) if len(arg) <= 3 else 0
         if not 1 <= number <= len(hand_order):
             raise InputProblem(
                 tr._(
                     "There is no card number {number}: your hand is numbered 1 to {count}."
-                ).format(number=number, count=len(hand_order))
+                ).format(number=arg if len(arg) <= 12 else arg[:9] + "...", count=len(hand_order))
                 if hand_order
                 else tr._("You have no cards to choose by number.")
             )

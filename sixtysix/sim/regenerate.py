@@ -45,7 +45,7 @@ def row_record(row: Mapping[str, Any], registry: Registry) -> Record:
     where = f"game {row['index']}"
     try:
         cls = registry.variant(row["variant"])
-        variant = cls(cls.options_class.build(row["options"]))
+        variant = cls(cls.options_class.build(row["options"], strict=True))
         bots: list[BotSpec] = []
         for spec in row["bots"]:
             name, params = parse_bot_spec(spec)

@@ -117,7 +117,7 @@ def check_options(cls: type[Variant]) -> None:
             bad = ["maybe", 2, "", None]
             good: list[object] = ["TRUE", "false", not spec.default]
         elif spec.kind == "int":
-            bad = [0, -1, "x", True, 1.5, None]
+            bad = [0, -1, "x", True, 1.5, None, spec.maximum + 1, "²", "٣", "9" * 5000]
             good = [str(spec.default), int(spec.default) + 1]
         else:
             assert spec.choices is not None
