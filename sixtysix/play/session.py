@@ -216,6 +216,7 @@ class Session:
                 winners = self.variant.match_winners(self.totals, self.completed)
                 if winners:
                     return self._finish_match(winners)
+                self._save()
                 self.dealer = self.variant.next_dealer(state.dealer)
                 self.state = None
         except _Leave as leave:
@@ -304,7 +305,6 @@ class Session:
         for s in range(state.n):
             self.totals[s] += outcome.game_points[s]
         self.completed += 1
-        self._save()
         headline = ""
         last = state.history[-1][1] if state.history else -1
         if MARRY <= last < MARRY + 4 and outcome.game_points[state.history[-1][0]]:
@@ -484,6 +484,9 @@ class Session:
         if self.setup.rated:
             score = match_score(self.totals, self.me)
             self._record_result("finished", score)
+        # The record after the standings: a failing write cannot lose the result.
+        self._save()
+        if score is not None:
             self.screen.say(
                 tr._("Standings: {score:+d} for this match.").format(score=score), "bold"
             )
@@ -494,24 +497,26 @@ class Session:
 
     def _leave(self, ending: Ending, interrupted: bool = False) -> SessionResult:
         tr = self.tr
-        self._save()
         score: int | None = None
-        if ending in (Ending.LEFT, Ending.TIMED_OUT):
-            if ending is Ending.TIMED_OUT:
-                self.screen.say(tr._("Time is up: you have left the table."), "bold red")
-            else:
-                self.screen.say(tr._("You have left the table."), "bold red")
-            score = leaving_score(self.totals, self.completed, self.me)
-            self._record_result("left", score)
-            if score is None:
-                self.screen.say(
-                    tr._("You led on the completed deals: the match is not scored."), "yellow"
-                )
-            else:
-                self.screen.say(tr._("Standings: {score:+d} (left the table).").format(score=score))
-            self._saved_note(finished=True)
-        else:
+        if ending not in (Ending.LEFT, Ending.TIMED_OUT):
+            self._save()
             self._saved_note(finished=False)
+            return SessionResult(ending, list(self.totals), self.completed, [], None, interrupted)
+        if ending is Ending.TIMED_OUT:
+            self.screen.say(tr._("Time is up: you have left the table."), "bold red")
+        else:
+            self.screen.say(tr._("You have left the table."), "bold red")
+        score = leaving_score(self.totals, self.completed, self.me)
+        # Into the standings before the record is written: a failing write cannot lose it.
+        self._record_result("left", score)
+        self._save()
+        if score is None:
+            self.screen.say(
+                tr._("You led on the completed deals: the match is not scored."), "yellow"
+            )
+        else:
+            self.screen.say(tr._("Standings: {score:+d} (left the table).").format(score=score))
+        self._saved_note(finished=True)
         return SessionResult(ending, list(self.totals), self.completed, [], score, interrupted)
 
     def _record_result(self, ending: str, score: int | None) -> None:

@@ -332,3 +332,31 @@ def test_a_rated_game_ending_on_a_damaged_database_keeps_its_result(
     assert code == 0, out
     [row] = json.loads(out)
     assert (row["games"], row["losses"]) == (1, 1)
+
+
+def test_a_failing_record_write_on_leaving_keeps_the_rated_result(
+    _data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sixtysix.play.autosave import AutoSave
+    from sixtysix.play.session import Session
+
+    real_save, real_leave = AutoSave.save, Session._leave
+    leaving: list[bool] = []
+
+    def save(self: AutoSave, record: Record) -> None:
+        if leaving:
+            raise FileTargetError(f"cannot write {self.path}: No space left on device")
+        real_save(self, record)
+
+    def leave(self: Session, *args: object) -> object:
+        leaving.append(True)
+        return real_leave(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(AutoSave, "save", save)
+    monkeypatch.setattr(Session, "_leave", leave)
+    code, out = run(["play", "66", "--rated", "--vs", "random", "--lang", "en"], "quit\nquit\n")
+    assert leaving and code == 2 and "No space left on device" in out
+    code, out = run(["standings", "--json"])
+    assert code == 0, out
+    [row] = json.loads(out)
+    assert (row["games"], row["losses"]) == (1, 1)
