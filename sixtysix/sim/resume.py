@@ -1,0 +1,202 @@
+"""Which games an output file already holds, for ``simulate --resume``, in bounded memory.
+
+The finished games are a bitmap of one byte per game of the run (10 MB for ten million games)
+and the results a tally of (reason, game points) pairs, of which there are a handful; the file
+is read a line or a record batch at a time. A Parquet batch written by ``simulate`` (every
+value present and of this run) is checked and totalled column by column with pyarrow, and its
+indices marked a contiguous run at a time; any other batch goes row by row through the same
+checks as a JSON Lines line, so a broken or foreign row is reported exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sixtysix.sim.errors import OutputError
+from sixtysix.sim.output import (
+    FIELDS,
+    Resumed,
+    RunInfo,
+    options_text,
+    output_kind,
+    parquet_schema,
+)
+from sixtysix.sim.readers import JsonlEnd, jsonl_rows, open_parquet, parquet_batches, parquet_rows
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from sixtysix.sim.simulate import Summary
+
+#: Joins a row's bots into one string to compare whole lists at once (never in a bot spec).
+_SEP = "\x1f"
+#: Columns that must hold a value in every row of a batch taken column by column.
+_REQUIRED = ("index", "variant", "options", "seats", "bots", "dealer", "reason")
+_LISTS = ("game_points", "points", "tricks")
+
+
+class Finished:
+    """The games of one run found in its file so far, and the tally of their results."""
+
+    def __init__(self, path: Path, info: RunInfo, total: int) -> None:
+        self.path = path
+        self.info = info
+        self.total = total
+        self.done = bytearray(total)
+        self.count = 0
+        self.tally: Counter[tuple[str, tuple[int, ...]]] = Counter()
+
+    def _refuse(self, why: str) -> OutputError:
+        return OutputError(f"cannot resume {self.path}: {why}")
+
+    def add_row(self, row: Mapping[str, Any]) -> None:
+        """One checked row: of this run, within ``total`` and not seen before."""
+        why = self.info.mismatch(row)
+        if why is not None:
+            raise self._refuse(f"it was written with {why}")
+        i = row["index"]
+        if i >= self.total:
+            raise self._refuse(f"it already holds game {i}, beyond --games {self.total}")
+        if self.done[i]:
+            raise self._refuse(f"game {i} appears twice")
+        self.done[i] = 1
+        self.count += 1
+        self.tally[(row["reason"], tuple(row["game_points"]))] += 1
+
+    def add_range(self, lo: int, hi: int) -> bool:
+        """Mark games ``lo..hi-1`` when all lie within the run and none is marked yet."""
+        if lo < 0 or hi > self.total or self.done.find(1, lo, hi) != -1:
+            return False
+        self.done[lo:hi] = b"\x01" * (hi - lo)
+        self.count += hi - lo
+        return True
+
+    def remove_range(self, lo: int, hi: int) -> None:
+        """Undo :meth:`add_range`."""
+        self.done[lo:hi] = bytes(hi - lo)
+        self.count -= hi - lo
+
+
+# --------------------------------------------------------------------------- Parquet
+
+
+def _all_equal(column: pa.Array, value: object) -> bool:
+    """Whether every value of ``column`` is present and equals ``value``."""
+    import pyarrow.compute as pc
+
+    same = pc.equal(column, value)
+    return same.null_count == 0 and bool(pc.all(same).as_py())
+
+
+def _plain_batch(batch: pa.RecordBatch, info: RunInfo, seats: int) -> bool:
+    """Whether every row of ``batch`` would pass the row checks and belongs to this run."""
+    import pyarrow.compute as pc
+
+    if any(batch[c].null_count for c in _REQUIRED):
+        return False
+    if not (
+        _all_equal(batch["variant"], info.variant)
+        and _all_equal(batch["options"], options_text(info.options))
+        and _all_equal(batch["seats"], seats)
+        and _all_equal(pc.list_value_length(batch["bots"]), seats)
+        and _all_equal(pc.binary_join(batch["bots"], _SEP), _SEP.join(info.bots))
+    ):
+        return False
+    for name in _LISTS:
+        column = batch[name]
+        if column.null_count or pc.list_flatten(column).null_count:
+            return False
+        if not _all_equal(pc.list_value_length(column), seats):
+            return False
+    seed, key = batch["seed"], batch["key"]
+    if info.seed is None:
+        if seed.null_count != len(seed) or key.null_count:
+            return False
+    elif not _all_equal(seed, info.seed):
+        return False
+    if key.null_count < len(key):
+        lengths = pc.min_max(pc.utf8_length(key)).as_py()
+        if lengths["min"] != 64 or lengths["max"] != 64:
+            return False
+    return int(pc.min(batch["index"]).as_py()) >= 0
+
+
+def _runs(index: pa.Array) -> list[tuple[int, int]]:
+    """The indices of a batch as half-open ranges of consecutive values, in batch order."""
+    import pyarrow.compute as pc
+
+    n = len(index)
+    breaks = pc.indices_nonzero(pc.fill_null(pc.not_equal(pc.pairwise_diff(index), 1), False))
+    starts = [0, *breaks.to_pylist()]
+    ends = [*starts[1:], n]
+    firsts = index.take(starts).to_pylist()
+    return [(v, v + e - s) for v, s, e in zip(firsts, starts, ends, strict=True)]
+
+
+def _take_batch(found: Finished, batch: pa.RecordBatch) -> bool:
+    """Add a plain batch column by column; False (nothing added) if it needs the row checks."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    seats = found.info.seats
+    if _SEP in "".join(found.info.bots) or not _plain_batch(batch, found.info, seats):
+        return False
+    marked: list[tuple[int, int]] = []
+    for lo, hi in _runs(batch["index"]):
+        if not found.add_range(lo, hi):
+            for done in marked:
+                found.remove_range(*done)
+            return False
+        marked.append((lo, hi))
+    names = ["reason", *(f"seat{s}" for s in range(seats))]
+    keys = [batch["reason"], *(pc.list_element(batch["game_points"], s) for s in range(seats))]
+    grouped = pa.table(keys, names=names).group_by(names).aggregate([([], "count_all")])
+    for group in grouped.to_pylist():
+        gps = tuple(group[f"seat{s}"] for s in range(seats))
+        found.tally[(group["reason"], gps)] += group["count_all"]
+    return True
+
+
+def scan_parquet(path: Path, info: RunInfo, total: int) -> Finished:
+    """The games of a Parquet file, a record batch at a time."""
+    pf = open_parquet(path)
+    found = Finished(path, info, total)
+    expected = parquet_schema()
+    by_columns = all(pf.schema_arrow.field(f).type == expected.field(f).type for f in FIELDS)
+    number = 1
+    for batch in parquet_batches(pf, path, FIELDS):
+        if not (by_columns and batch.num_rows and _take_batch(found, batch)):
+            for row in parquet_rows(batch, str(path), number):
+                found.add_row(row)
+        number += batch.num_rows
+    return found
+
+
+# --------------------------------------------------------------------------- either format
+
+
+def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> Resumed:
+    """Check that ``path`` was written by this same run and total what it holds.
+
+    The file's games go into ``summary``; a game index of ``total`` or more, a game that
+    appears twice, or a row of another run (variant, options, seed or bots) is an error. A
+    JSON Lines file loses a last line cut short by a hard stop.
+    """
+    dropped = 0
+    if output_kind(path) == "parquet":
+        found = scan_parquet(path, info, total)
+    else:
+        found = Finished(path, info, total)
+        end = JsonlEnd()
+        for row in jsonl_rows(path, end):
+            found.add_row(row)
+        dropped = end.cut_bytes
+    for (reason, gps), n in found.tally.items():
+        summary.add_game(reason, gps, n)
+    if dropped:
+        with path.open("r+b") as f:
+            f.truncate(path.stat().st_size - dropped)
+    return Resumed(found.done, found.count, summary, dropped)
