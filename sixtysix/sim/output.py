@@ -151,10 +151,13 @@ class RowEncoder:
         self.info = info
         self.kind = kind
         common = _compact({"variant": info.variant, "options": dict(info.options)})
-        self._variant_options = common[1:-1]  # '"variant":...,"options":{...}'
-        self._seed = "null" if info.seed is None else str(info.seed)
+        variant_options = common[1:-1]  # '"variant":...,"options":{...}'
+        seed = "null" if info.seed is None else str(info.seed)
         self._seats = info.seats
-        self._bots = _compact(list(info.bots))
+        #: What every JSON Lines row holds between its index and its path, and between its key
+        #: and its dealer (also how ``--resume`` recognises this run's lines).
+        self.jsonl_head = f',{variant_options},"seed":{seed},'
+        self.jsonl_tail = f'"seats":{self._seats},"bots":{_compact(list(info.bots))},'
 
     def encode(
         self,
@@ -172,8 +175,7 @@ class RowEncoder:
         durations: Sequence[float],
         keys: Sequence[str | None],
     ) -> bytes:
-        head = f',{self._variant_options},"seed":{self._seed},'
-        tail = f'"seats":{self._seats},"bots":{self._bots},'
+        head, tail = self.jsonl_head, self.jsonl_tail
         lines = []
         for r, d, k in zip(results, durations, keys, strict=True):
             o = r.outcome

@@ -2,16 +2,19 @@
 
 The finished games are a bitmap of one byte per game of the run (10 MB for ten million games)
 and the results a tally of (reason, game points) pairs, of which there are a handful; the file
-is read a line or a record batch at a time. A Parquet batch written by ``simulate`` (every
-value present and of this run) is checked and totalled column by column with pyarrow, and its
-indices marked a contiguous run at a time; any other batch goes row by row through the same
-checks as a JSON Lines line, so a broken or foreign row is reported exactly as before.
+is read a block of lines or a record batch at a time. A Parquet batch written by ``simulate``
+(every value present and of this run) is checked and totalled column by column with pyarrow; a
+block of JSON Lines whose every line has the exact layout ``simulate`` writes for this run is
+checked by one regular expression, which picks out each line's index, reason and game points;
+either way the indices are marked a contiguous run at a time. Any other batch or block goes
+row by row through the checks of every row, so a broken or foreign row is reported as before.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,12 +22,13 @@ from sixtysix.sim.errors import OutputError
 from sixtysix.sim.output import (
     FIELDS,
     Resumed,
+    RowEncoder,
     RunInfo,
     options_text,
     output_kind,
     parquet_schema,
 )
-from sixtysix.sim.readers import JsonlEnd, jsonl_rows, open_parquet, parquet_batches, parquet_rows
+from sixtysix.sim.readers import open_parquet, parquet_batches, parquet_rows, parse_line
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -78,6 +82,17 @@ class Finished:
         """Undo :meth:`add_range`."""
         self.done[lo:hi] = bytes(hi - lo)
         self.count -= hi - lo
+
+    def add_runs(self, runs: list[tuple[int, int]]) -> bool:
+        """Mark every run, or none of them (False) if one is out of range or already marked."""
+        marked: list[tuple[int, int]] = []
+        for lo, hi in runs:
+            if not self.add_range(lo, hi):
+                for done in marked:
+                    self.remove_range(*done)
+                return False
+            marked.append((lo, hi))
+        return True
 
 
 # --------------------------------------------------------------------------- Parquet
@@ -144,13 +159,8 @@ def _take_batch(found: Finished, batch: pa.RecordBatch) -> bool:
     seats = found.info.seats
     if _SEP in "".join(found.info.bots) or not _plain_batch(batch, found.info, seats):
         return False
-    marked: list[tuple[int, int]] = []
-    for lo, hi in _runs(batch["index"]):
-        if not found.add_range(lo, hi):
-            for done in marked:
-                found.remove_range(*done)
-            return False
-        marked.append((lo, hi))
+    if not found.add_runs(_runs(batch["index"])):
+        return False
     names = ["reason", *(f"seat{s}" for s in range(seats))]
     keys = [batch["reason"], *(pc.list_element(batch["game_points"], s) for s in range(seats))]
     grouped = pa.table(keys, names=names).group_by(names).aggregate([([], "count_all")])
@@ -175,6 +185,105 @@ def scan_parquet(path: Path, info: RunInfo, total: int) -> Finished:
     return found
 
 
+# --------------------------------------------------------------------------- JSON Lines
+
+#: Bytes of JSON Lines read at a time.
+BLOCK = 1 << 22
+_INT = rb"-?(?:0|[1-9][0-9]*)"
+_NUMBER = _INT + rb"(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+
+
+def line_pattern(info: RunInfo) -> re.Pattern[bytes]:
+    """A line exactly as ``simulate`` writes it for this run; groups: the index, and the
+    result (``reached_66","game_points":[3,0]``). A line it matches passes every check of a
+    row and belongs to the run."""
+    encoder = RowEncoder(info, "jsonl")
+    seats = rb"\[" + _INT + (rb"," + _INT) * (info.seats - 1) + rb"\]"
+    key = rb'"[0-9a-f]{64}"' if info.seed is None else rb'(?:null|"[0-9a-f]{64}")'
+    return re.compile(
+        rb'^\{"index":(0|[1-9][0-9]*)'
+        + re.escape(encoder.jsonl_head.encode())
+        + rb'"path":"game/[0-9]+","key":'
+        + key
+        + b","
+        + re.escape(encoder.jsonl_tail.encode())
+        + rb'"dealer":'
+        + _INT
+        + rb',"reason":"([A-Za-z0-9_]+","game_points":'
+        + seats
+        + rb'),"points":'
+        + seats
+        + rb',"tricks":'
+        + seats
+        + rb',"duration":'
+        + _NUMBER
+        + rb"\}$",
+        re.MULTILINE,
+    )
+
+
+def jsonl_blocks(path: Path) -> Iterator[tuple[bytes, bytes]]:
+    """``(block, b"")`` for blocks of whole lines, then ``(b"", tail)`` with the bytes of a
+    last line cut short by a hard stop (``tail`` empty when the file ends cleanly)."""
+    carry = b""
+    try:
+        with path.open("rb") as f:
+            while chunk := f.read(BLOCK):
+                data = carry + chunk
+                end = data.rfind(b"\n") + 1
+                carry = data[end:]
+                if end:
+                    yield data[:end], b""
+    except OSError as exc:
+        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    yield b"", carry
+
+
+def _runs_of(indices: list[int]) -> list[tuple[int, int]]:
+    """``indices`` as half-open ranges of consecutive values, in order."""
+    runs = []
+    start = previous = indices[0]
+    for i in indices[1:]:
+        if i != previous + 1:
+            runs.append((start, previous + 1))
+            start = i
+        previous = i
+    runs.append((start, previous + 1))
+    return runs
+
+
+def _take_block(found: Finished, block: bytes, pattern: re.Pattern[bytes]) -> bool:
+    """Add a block of plain lines at once; False (nothing added) if it needs the row checks."""
+    matches = pattern.findall(block)
+    if len(matches) != block.count(b"\n"):
+        return False
+    if not matches:
+        return True
+    indices, results = zip(*matches, strict=True)
+    if not found.add_runs(_runs_of(list(map(int, indices)))):
+        return False
+    for result, n in Counter(results).items():
+        reason, gps = result.split(b'","game_points":')
+        found.tally[(reason.decode(), tuple(int(x) for x in gps[1:-1].split(b",")))] += n
+    return True
+
+
+def scan_jsonl(path: Path, info: RunInfo, total: int) -> tuple[Finished, int]:
+    """The games of a JSON Lines file and the length of a cut-off last line."""
+    found = Finished(path, info, total)
+    pattern = line_pattern(info)
+    number = 0  # lines before the block
+    cut = 0
+    for block, tail in jsonl_blocks(path):
+        cut = len(tail)
+        if not _take_block(found, block, pattern):
+            for k, line in enumerate(block.split(b"\n")[:-1], start=number + 1):
+                if line.strip():
+                    found.add_row(parse_line(line, f"{path}, line {k}"))
+        number += block.count(b"\n")
+    return found, cut
+
+
 # --------------------------------------------------------------------------- either format
 
 
@@ -189,11 +298,7 @@ def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> 
     if output_kind(path) == "parquet":
         found = scan_parquet(path, info, total)
     else:
-        found = Finished(path, info, total)
-        end = JsonlEnd()
-        for row in jsonl_rows(path, end):
-            found.add_row(row)
-        dropped = end.cut_bytes
+        found, dropped = scan_jsonl(path, info, total)
     for (reason, gps), n in found.tally.items():
         summary.add_game(reason, gps, n)
     if dropped:
