@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Rows per record batch when a Parquet file is streamed (the writer's row group size).
 BATCH = 65_536
+#: Bytes of JSON Lines read at a time by the readers that take whole blocks.
+BLOCK = 1 << 22
 _INDEX_PREFIX = b'{"index":'
 
 
@@ -90,20 +92,56 @@ def leading_index(line: bytes) -> int | None:
     return int(digits)
 
 
+def jsonl_blocks(path: Path) -> Iterator[tuple[bytes, bytes]]:
+    """``(block, b"")`` for blocks of whole lines, then ``(b"", tail)`` with the bytes of a
+    last line cut short by a hard stop (``tail`` empty when the file ends cleanly)."""
+    carry = b""
+    try:
+        with path.open("rb") as f:
+            while chunk := f.read(BLOCK):
+                data = carry + chunk
+                end = data.rfind(b"\n") + 1
+                carry = data[end:]
+                if end:
+                    yield data[:end], b""
+    except OSError as exc:
+        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    yield b"", carry
+
+
 def find_jsonl_row(path: Path, index: int) -> dict[str, Any]:
-    """Game ``index`` of a JSON Lines file: lines are read until it is found, and only the
-    lines that do not start with their index (not written by ``simulate``) are parsed."""
+    """Game ``index`` of a JSON Lines file, read a block at a time until it is found.
+
+    In a block whose every line starts with its index (as ``simulate`` writes them) the line
+    is found by a byte search, and only it is parsed; a block of other lines is read line by
+    line, parsing those that do not start with their index.
+    """
     _exists(path)
-    for number, line in jsonl_lines(path):
-        found = leading_index(line)
-        if found is None:
-            if not line.strip():
-                continue
-            row = parse_line(line, f"{path}, line {number}")
-            if row["index"] == index:
-                return row
-        elif found == index:
-            return parse_line(line, f"{path}, line {number}")
+    starts = b"\n" + _INDEX_PREFIX
+    needle = starts + b"%d," % index
+    number = 0  # lines before the block
+    for block, _ in jsonl_blocks(path):
+        lines = block.count(b"\n")
+        if block.startswith(_INDEX_PREFIX) and block.count(starts) == lines - 1:
+            if block.startswith(needle[1:]):
+                start = 0
+            else:
+                at = block.find(needle)
+                start = -1 if at == -1 else at + 1
+            if start >= 0:
+                end = block.index(b"\n", start) + 1
+                at_line = number + block.count(b"\n", 0, start) + 1
+                return parse_line(block[start:end], f"{path}, line {at_line}")
+        else:
+            for k, line in enumerate(block.split(b"\n")[:-1], start=number + 1):
+                found = leading_index(line)
+                if found is None and line.strip():
+                    row = parse_line(line, f"{path}, line {k}")
+                    if row["index"] == index:
+                        return row
+                elif found == index:
+                    return parse_line(line, f"{path}, line {k}")
+        number += lines
     raise OutputError(f"{path} has no game {index}")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,13 @@ from sixtysix.sim.output import (
     output_kind,
     parquet_schema,
 )
-from sixtysix.sim.readers import open_parquet, parquet_batches, parquet_rows, parse_line
+from sixtysix.sim.readers import (
+    jsonl_blocks,
+    open_parquet,
+    parquet_batches,
+    parquet_rows,
+    parse_line,
+)
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -187,8 +193,6 @@ def scan_parquet(path: Path, info: RunInfo, total: int) -> Finished:
 
 # --------------------------------------------------------------------------- JSON Lines
 
-#: Bytes of JSON Lines read at a time.
-BLOCK = 1 << 22
 _INT = rb"-?(?:0|[1-9][0-9]*)"
 _NUMBER = _INT + rb"(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
 
@@ -220,23 +224,6 @@ def line_pattern(info: RunInfo) -> re.Pattern[bytes]:
         + rb"\}$",
         re.MULTILINE,
     )
-
-
-def jsonl_blocks(path: Path) -> Iterator[tuple[bytes, bytes]]:
-    """``(block, b"")`` for blocks of whole lines, then ``(b"", tail)`` with the bytes of a
-    last line cut short by a hard stop (``tail`` empty when the file ends cleanly)."""
-    carry = b""
-    try:
-        with path.open("rb") as f:
-            while chunk := f.read(BLOCK):
-                data = carry + chunk
-                end = data.rfind(b"\n") + 1
-                carry = data[end:]
-                if end:
-                    yield data[:end], b""
-    except OSError as exc:
-        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    yield b"", carry
 
 
 def _runs_of(indices: list[int]) -> list[tuple[int, int]]:

@@ -239,7 +239,7 @@ def test_resume_of_a_simulate_jsonl_file_goes_block_by_block(
                 raise AssertionError("a plain line was parsed on its own")
 
             patch.setattr(resume, "parse_line", no_lines)
-            patch.setattr(resume, "BLOCK", 5000)  # many blocks, lines cut across them
+            patch.setattr(readers, "BLOCK", 5000)  # many blocks, lines cut across them
             found, cut = resume.scan_jsonl(path, job.info(), 900)
         assert found.done == done and found.tally == tally and cut == 0
 
