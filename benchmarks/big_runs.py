@@ -5,7 +5,8 @@ as Parquet and as JSON Lines, then measures, each in its own process, the wall t
 peak memory (the largest resident set of the process and its workers, from ``wait4``) of
 
 - ``sixtysix replay --from FILE --game 123 --json`` and of a game near the end of the file;
-- ``sixtysix simulate ... --resume`` on the finished file (nothing left to play);
+- ``sixtysix simulate ... --resume`` on the finished file (nothing left to play), and on a copy
+  of the Parquet file with 1,000 games more to play (its rows are copied into the new file);
 - ``sixtysix simulate 66 --games G --seed S --out FILE.parquet`` at two sizes (memory must not
   grow with the number of games).
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -30,6 +32,8 @@ from pathlib import Path
 ROW_SECONDS = 2.0
 RESUME_SECONDS = 10.0
 PEAK_MB = 500.0
+#: Games added to a copy of the finished Parquet file.
+ADDED = 1000
 #: The larger simulate run may use at most this much more memory than the smaller.
 FLAT_RATIO = 1.25
 
@@ -88,6 +92,18 @@ def file_measures(path: Path, games: int, seed: int, targets: bool) -> list[Meas
     args = ["simulate", "66", "--games", str(games), "--seed", str(seed), "--out", str(path)]
     m = measured(f"resume finished ({kind})", [*args, "--resume", "--no-progress"])
     out.append(check(m, RESUME_SECONDS) if targets else m)
+    if kind == "parquet":
+        # Adding games to a Parquet file copies the rows already there (no target).
+        copy = path.with_name("resume-copy.parquet")
+        shutil.copyfile(path, copy)
+        more = str(games + ADDED)
+        args = ["simulate", "66", "--games", more, "--seed", str(seed), "--out", str(copy)]
+        out.append(
+            measured(
+                f"resume adding {ADDED:,} games (parquet)", [*args, "--resume", "--no-progress"]
+            )
+        )
+        copy.unlink()
     return out
 
 
