@@ -160,14 +160,15 @@ def _unreadable(path: Path, exc: BaseException) -> OutputError:
     return OutputError(f"cannot read {path} as Parquet: {why}")
 
 
-def open_parquet(path: Path) -> pq.ParquetFile:
-    """The file's footer (schema, row groups, statistics), checked to hold every field."""
+def open_parquet(path: Path, read_dictionary: Sequence[str] | None = None) -> pq.ParquetFile:
+    """The file's footer (schema, row groups, statistics), checked to hold every field;
+    ``read_dictionary`` names leaf columns to read as dictionaries."""
     _exists(path)
     require_pyarrow()
     import pyarrow.parquet as pq
 
     try:
-        pf = pq.ParquetFile(path)
+        pf = pq.ParquetFile(path, read_dictionary=read_dictionary)
     except _arrow_errors() as exc:
         raise _unreadable(path, exc) from None
     names = pf.schema_arrow.names

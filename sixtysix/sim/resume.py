@@ -13,6 +13,7 @@ row by row through the checks of every row, so a broken or foreign row is report
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -38,11 +39,27 @@ from sixtysix.sim.readers import (
 
 if TYPE_CHECKING:
     import pyarrow as pa
+    import pyarrow.parquet as pq
 
     from sixtysix.sim.simulate import Summary
 
-#: Joins a row's bots into one string to compare whole lists at once (never in a bot spec).
-_SEP = "\x1f"
+#: The columns a row group is checked and totalled by (``path`` and ``duration`` need not be).
+_COLUMNS = (
+    "index",
+    "variant",
+    "options",
+    "seed",
+    "key",
+    "seats",
+    "bots",
+    "dealer",
+    "reason",
+    "game_points",
+    "points",
+    "tricks",
+)
+#: String columns read as dictionaries: a handful of distinct values in millions of rows.
+_DICTIONARY = ("variant", "options", "reason", "bots")
 #: Columns that must hold a value in every row of a batch taken column by column.
 _REQUIRED = ("index", "variant", "options", "seats", "bots", "dealer", "reason")
 _LISTS = ("game_points", "points", "tricks")
@@ -104,44 +121,99 @@ class Finished:
 # --------------------------------------------------------------------------- Parquet
 
 
+def _distinct(column: pa.Array) -> list[Any]:
+    """The distinct values of a column (of a dictionary column, those its rows use)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column.type, pa.DictionaryType):
+        return list(column.dictionary.take(pc.unique(column.indices)).to_pylist())
+    return list(pc.unique(column).to_pylist())
+
+
 def _all_equal(column: pa.Array, value: object) -> bool:
     """Whether every value of ``column`` is present and equals ``value``."""
+    return column.null_count == 0 and _distinct(column) in ([], [value])
+
+
+def _proven(group: pq.RowGroupMetaData, info: RunInfo) -> set[str]:
+    """The run-wide columns whose statistics in this row group show this run's value in every
+    row; they need not be read."""
+    want: dict[str, object] = {
+        "variant": info.variant,
+        "options": options_text(info.options),
+        "seats": info.seats,
+        "seed": info.seed,
+    }
+    if info.seed is not None:
+        want["key"] = None
+    out = set()
+    for j in range(group.num_columns):
+        column = group.column(j)
+        stats = column.statistics
+        name = column.path_in_schema
+        if name not in want or stats is None or not stats.has_null_count:
+            continue
+        value = want[name]
+        if value is None:
+            ok = stats.null_count == group.num_rows
+        else:
+            ok = stats.null_count == 0 and stats.has_min_max and stats.min == stats.max == value
+        if ok:
+            out.add(name)
+    return out
+
+
+def _bots_of_this_run(bots: pa.Array, info: RunInfo) -> bool:
+    """Whether every row lists exactly this run's bots, seat by seat."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    same = pc.equal(column, value)
-    return same.null_count == 0 and bool(pc.all(same).as_py())
-
-
-def _plain_batch(batch: pa.RecordBatch, info: RunInfo, seats: int) -> bool:
-    """Whether every row of ``batch`` would pass the row checks and belongs to this run."""
-    import pyarrow.compute as pc
-
-    if any(batch[c].null_count for c in _REQUIRED):
+    seats = info.seats
+    flat = pc.list_flatten(bots)
+    if bots.null_count or flat.null_count or not _all_equal(pc.list_value_length(bots), seats):
         return False
-    if not (
-        _all_equal(batch["variant"], info.variant)
-        and _all_equal(batch["options"], options_text(info.options))
-        and _all_equal(batch["seats"], seats)
-        and _all_equal(pc.list_value_length(batch["bots"]), seats)
-        and _all_equal(pc.binary_join(batch["bots"], _SEP), _SEP.join(info.bots))
-    ):
+    if len(set(info.bots)) == 1:
+        return _all_equal(flat, info.bots[0])
+    return all(
+        _all_equal(flat.take(pa.array(range(s, len(flat), seats), pa.int64())), bot)
+        for s, bot in enumerate(info.bots)
+    )
+
+
+def _plain_batch(batch: pa.RecordBatch, info: RunInfo) -> bool:
+    """Whether every row of ``batch`` would pass the row checks and belongs to this run (the
+    columns left out of the batch were proven by the statistics)."""
+    import pyarrow.compute as pc
+
+    present = set(batch.schema.names)
+    if any(batch[c].null_count for c in _REQUIRED if c in present):
+        return False
+    same = {"variant": info.variant, "options": options_text(info.options), "seats": info.seats}
+    if not all(_all_equal(batch[c], v) for c, v in same.items() if c in present):
+        return False
+    if not _bots_of_this_run(batch["bots"], info):
         return False
     for name in _LISTS:
         column = batch[name]
         if column.null_count or pc.list_flatten(column).null_count:
             return False
-        if not _all_equal(pc.list_value_length(column), seats):
+        if not _all_equal(pc.list_value_length(column), info.seats):
             return False
-    seed, key = batch["seed"], batch["key"]
-    if info.seed is None:
-        if seed.null_count != len(seed) or key.null_count:
+    if "seed" in present:
+        seed = batch["seed"]
+        if info.seed is None and seed.null_count != len(seed):
             return False
-    elif not _all_equal(seed, info.seed):
-        return False
-    if key.null_count < len(key):
-        lengths = pc.min_max(pc.utf8_length(key)).as_py()
-        if lengths["min"] != 64 or lengths["max"] != 64:
+        if info.seed is not None and not _all_equal(seed, info.seed):
             return False
+    if "key" in present:
+        key = batch["key"]
+        if info.seed is None and key.null_count:
+            return False
+        if key.null_count < len(key):
+            lengths = pc.min_max(pc.utf8_length(key)).as_py()
+            if lengths["min"] != 64 or lengths["max"] != 64:
+                return False
     return int(pc.min(batch["index"]).as_py()) >= 0
 
 
@@ -162,32 +234,66 @@ def _take_batch(found: Finished, batch: pa.RecordBatch) -> bool:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if not batch.num_rows:
+        return True
+    if not _plain_batch(batch, found.info) or not found.add_runs(_runs(batch["index"])):
+        return False
     seats = found.info.seats
-    if _SEP in "".join(found.info.bots) or not _plain_batch(batch, found.info, seats):
-        return False
-    if not found.add_runs(_runs(batch["index"])):
-        return False
-    names = ["reason", *(f"seat{s}" for s in range(seats))]
-    keys = [batch["reason"], *(pc.list_element(batch["game_points"], s) for s in range(seats))]
-    grouped = pa.table(keys, names=names).group_by(names).aggregate([([], "count_all")])
-    for group in grouped.to_pylist():
-        gps = tuple(group[f"seat{s}"] for s in range(seats))
-        found.tally[(group["reason"], gps)] += group["count_all"]
+    reason = batch["reason"]
+    if not isinstance(reason.type, pa.DictionaryType):
+        reason = pc.dictionary_encode(reason)
+    labels = reason.dictionary.to_pylist()
+    # Each row's game points (seats int64 values, none missing) as one fixed-width key.
+    flat = pc.list_flatten(batch["game_points"])
+    data = flat.buffers()[1].slice(flat.offset * 8, len(flat) * 8)
+    points = pa.Array.from_buffers(pa.binary(8 * seats), batch.num_rows, [None, data])
+    keys = pa.table([reason.indices, points], names=["reason", "points"])
+    for group in keys.group_by(["reason", "points"]).aggregate([([], "count_all")]).to_pylist():
+        raw = group["points"]
+        gps = tuple(
+            int.from_bytes(raw[8 * s : 8 * s + 8], sys.byteorder, signed=True) for s in range(seats)
+        )
+        found.tally[(labels[group["reason"]], gps)] += group["count_all"]
     return True
 
 
 def scan_parquet(path: Path, info: RunInfo, total: int) -> Finished:
-    """The games of a Parquet file, a record batch at a time."""
+    """The games of a Parquet file, a row group at a time.
+
+    Of a file with this project's column types, each row group's columns that matter are read
+    (the run-wide strings as dictionaries, without those its statistics prove) and checked
+    as a whole; a row group where that fails goes on row by row, like any other file.
+    """
     pf = open_parquet(path)
     found = Finished(path, info, total)
     expected = parquet_schema()
-    by_columns = all(pf.schema_arrow.field(f).type == expected.field(f).type for f in FIELDS)
+    md = pf.metadata
+    if not all(pf.schema_arrow.field(f).type == expected.field(f).type for f in FIELDS):
+        groups: list[int] = []
+    else:
+        leaves = [md.schema.column(j).path for j in range(len(md.schema))]
+        dictionary = [p for p in leaves if p.split(".")[0] in _DICTIONARY]
+        fast = open_parquet(path, read_dictionary=dictionary)
+        groups = list(range(md.num_row_groups))
     number = 1
-    for batch in parquet_batches(pf, path, FIELDS):
-        if not (by_columns and batch.num_rows and _take_batch(found, batch)):
-            for row in parquet_rows(batch, str(path), number):
-                found.add_row(row)
-        number += batch.num_rows
+    for g in range(md.num_row_groups):
+        taken = 0
+        if g in groups:
+            proven = _proven(md.row_group(g), info)
+            columns = [c for c in _COLUMNS if c not in proven]
+            for batch in parquet_batches(fast, path, columns, [g]):
+                if not _take_batch(found, batch):
+                    break
+                taken += batch.num_rows
+        if taken < md.row_group(g).num_rows:
+            start = 0
+            for batch in parquet_batches(pf, path, FIELDS, [g]):
+                rest = batch.slice(max(0, taken - start))
+                first = number + start + batch.num_rows - rest.num_rows
+                for row in parquet_rows(rest, str(path), first):
+                    found.add_row(row)
+                start += batch.num_rows
+        number += md.row_group(g).num_rows
     return found
 
 

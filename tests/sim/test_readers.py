@@ -253,7 +253,30 @@ def test_resuming_a_finished_parquet_file_leaves_it_untouched(full: Path, tmp_pa
     assert not path.with_name("g.parquet.partial").exists()
 
 
-def test_resume_checks_parquet_rows_as_before(full: Path, tmp_path: Path) -> None:
+def test_resume_of_a_run_with_different_bots_per_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.sim.bots_for_tests import FirstBot
+
+    job = SimJob(SixtySix(), ((FirstBot, {}), (RandomBot, {"seed": "2"})), Seed(8))
+    path = tmp_path / "g.parquet"
+    with StopFlag() as stop, LocalBackend(1) as backend:
+        run_simulation(job, 300, backend, stop, out=path)
+    done, tally = reference(read_rows(path), 300)
+    with monkeypatch.context() as patch:
+        patch.setattr(resume, "parquet_rows", None)  # never needed: column by column
+        found = resume.scan_parquet(path, job.info(), 300)
+    assert found.done == done and found.tally == tally
+    swapped = RunInfo(INFO.variant, INFO.options, 8, ("random:seed=2", "first"))
+    with pytest.raises(OutputError, match="bots first,random:seed=2, not random:seed=2,first"):
+        load_for_resume(path, swapped, 300, Summary(2))
+
+
+@pytest.mark.parametrize("batch", [readers.BATCH, 64])
+def test_resume_checks_parquet_rows_as_before(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    monkeypatch.setattr(readers, "BATCH", batch)  # 64: a row group goes on row by row midway
     table = pq.read_table(full)
     path = tmp_path / "g.parquet"
 
@@ -264,6 +287,9 @@ def test_resume_checks_parquet_rows_as_before(full: Path, tmp_path: Path) -> Non
     where = table.column("index").to_pylist().index(3)
     with pytest.raises(OutputError, match=r"cannot resume .*: game 3 appears twice"):
         resume_with(pa.concat_tables([table, table.slice(where, 1)]))
+    twice = pa.concat_tables([table.slice(0, 650), table.slice(where, 1), table.slice(650)])
+    with pytest.raises(OutputError, match=r"cannot resume .*: game 3 appears twice"):
+        resume_with(twice)
     with pytest.raises(OutputError, match="already holds game 1100, beyond --games 1100"):
         resume_with(table.filter(pc.less_equal(table["index"], 1100)), total=1100)
     other = RunInfo(INFO.variant, INFO.options, 4, INFO.bots)
