@@ -163,7 +163,9 @@ def test_one_row_without_statistics_or_order(full: Path, tmp_path: Path) -> None
             find_row(path, 5000)
 
 
-def test_one_jsonl_row_stops_reading_at_its_line(tmp_path: Path) -> None:
+def test_one_jsonl_row_stops_reading_at_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "g.jsonl"
     run(out, 30)
     lines = out.read_bytes().splitlines(keepends=True)
@@ -173,6 +175,17 @@ def test_one_jsonl_row_stops_reading_at_its_line(tmp_path: Path) -> None:
     assert find_row(out, 12) == json.loads(lines[12])
     with pytest.raises(OutputError, match="line 31: not valid JSON"):
         find_row(out, 99)
+    # Many small blocks: lines cut across them, the line number still right.
+    with monkeypatch.context() as patch:
+        patch.setattr(readers, "BLOCK", 700)
+        for index in (0, 1, 17, 29):
+            assert find_row(out, index) == json.loads(lines[index])
+        with pytest.raises(OutputError, match="line 31: not valid JSON"):
+            find_row(out, 99)
+        lines[20] = b"{oops\n"
+        out.write_bytes(b"".join(lines))
+        with pytest.raises(OutputError, match="line 21: not valid JSON"):
+            find_row(out, 25)
     # A line of another layout is parsed to learn its index.
     other = tmp_path / "other.jsonl"
     row = json.loads(lines[7])
