@@ -1,22 +1,24 @@
-"""Reading simulation files without loading them: JSON Lines line by line, Parquet by batches.
+"""Reading simulation files without loading them: JSON Lines by lines or blocks, Parquet by
+row groups.
 
 A run of ten million games makes a file of hundreds of megabytes (Parquet) or gigabytes (JSON
 Lines); turned into Python rows all at once it would take many gigabytes. Every reader here
-holds one line or one batch of rows at a time:
+holds one line, one block of lines or one record batch at a time:
 
-- :func:`jsonl_rows` streams a JSON Lines file, skipping a last line cut short by a hard stop;
-- :func:`parquet_batches` streams the record batches of some columns of a Parquet file, and
-  :func:`parquet_rows` turns one batch into rows of the JSON Lines shape;
-- :func:`find_row` finds one game: in JSON Lines it reads each line's leading index and parses
-  only the line it wants; in Parquet it reads only the row groups whose statistics of the
-  ``index`` column can hold the game, and of those first the ``index`` column alone.
+- :func:`jsonl_rows` streams a JSON Lines file, skipping a last line cut short by a hard stop,
+  and :func:`jsonl_blocks` reads it in blocks of whole lines;
+- :func:`parquet_batches` streams the record batches of some columns of a Parquet file, a row
+  group at a time, and :func:`parquet_rows` turns one batch into rows of the JSON Lines shape;
+- :func:`find_row` finds one game: in JSON Lines by a byte search for the start of its line
+  (``{"index":I,``), parsing only that line; in Parquet it reads only the row groups whose
+  statistics of the ``index`` column can hold the game, and of those first the ``index``
+  column alone.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,22 +44,13 @@ def _exists(path: Path) -> None:
 # --------------------------------------------------------------------------- JSON Lines
 
 
-@dataclass
-class JsonlEnd:
-    """Filled in once a JSON Lines file has been read to its end: the bytes of a last line
-    left without its newline by a hard stop (0 when the file ends cleanly)."""
-
-    cut_bytes: int = 0
-
-
-def jsonl_lines(path: Path, end: JsonlEnd | None = None) -> Iterator[tuple[int, bytes]]:
-    """``(line number, line)`` for every complete line; a cut-off last line goes to ``end``."""
+def jsonl_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` for every complete line (not a last one cut off by a hard
+    stop)."""
     try:
         with path.open("rb") as f:
             for number, line in enumerate(f, start=1):
                 if not line.endswith(b"\n"):
-                    if end is not None:
-                        end.cut_bytes = len(line)
                     return
                 yield number, line
     except OSError as exc:
@@ -73,9 +66,9 @@ def parse_line(line: bytes, where: str) -> dict[str, Any]:
     return check_row(row, where)
 
 
-def jsonl_rows(path: Path, end: JsonlEnd | None = None) -> Iterator[dict[str, Any]]:
+def jsonl_rows(path: Path) -> Iterator[dict[str, Any]]:
     """Every complete row of a JSON Lines file, in file order, one line in memory at a time."""
-    for number, line in jsonl_lines(path, end):
+    for number, line in jsonl_lines(path):
         if line.strip():
             yield parse_line(line, f"{path}, line {number}")
 
