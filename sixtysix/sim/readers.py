@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.output import FIELDS, check_row, output_kind, require_pyarrow
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
 BATCH = 65_536
 #: Bytes of JSON Lines read at a time by the readers that take whole blocks.
 BLOCK = 1 << 22
+#: One JSON Lines row is first looked for this many bytes either side of where a bisection
+#: puts it, the bisection stopping at ranges of :data:`GUESS` bytes.
+WINDOW = 1 << 24
+GUESS = 1 << 16
 _INDEX_PREFIX = b'{"index":'
 
 
@@ -102,14 +106,82 @@ def jsonl_blocks(path: Path) -> Iterator[tuple[bytes, bytes]]:
     yield b"", carry
 
 
-def find_jsonl_row(path: Path, index: int) -> dict[str, Any]:
-    """Game ``index`` of a JSON Lines file, read a block at a time until it is found.
+def _line_at(f: BinaryIO, offset: int) -> bytes:
+    """The first complete line that starts at or after ``offset`` (b"" if none)."""
+    f.seek(offset)
+    if offset:
+        f.readline()
+    line = f.readline()
+    return line if line.endswith(b"\n") else b""
 
-    In a block whose every line starts with its index (as ``simulate`` writes them) the line
-    is found by a byte search, and only it is parsed; a block of other lines is read line by
-    line, parsing those that do not start with their index.
+
+def _guess(f: BinaryIO, size: int, index: int) -> int | None:
+    """About where game ``index``'s line starts if the lines are about in index order (as
+    ``simulate`` writes them): a bisection on the lines' leading indices. None when a line it
+    looks at has another layout."""
+    lo, hi = 0, size
+    while hi - lo > GUESS:
+        mid = (lo + hi) // 2
+        found = leading_index(_line_at(f, mid))
+        if found is None:
+            return None
+        lo, hi = (mid, hi) if found < index else (lo, mid)
+    return lo
+
+
+def _near_guess(path: Path, index: int) -> dict[str, Any] | None:
+    """Game ``index``'s row if its line lies within :data:`WINDOW` bytes of the guess."""
+    needle = b"\n" + _INDEX_PREFIX + b"%d," % index
+    try:
+        with path.open("rb") as f:
+            size = path.stat().st_size
+            guess = _guess(f, size, index)
+            if guess is None:
+                return None
+            low = max(0, guess - WINDOW)
+            f.seek(low)
+            window = f.read(min(size, guess + WINDOW) - low)
+            if low == 0 and window.startswith(needle[1:]):
+                start = 0
+            else:
+                at = window.find(needle)
+                if at == -1:
+                    return None
+                start = at + 1
+            f.seek(low + start)
+            line = f.readline()
+    except OSError as exc:
+        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        return parse_line(line, str(path))
+    except OutputError:
+        number = 1 + sum(block.count(b"\n") for block in _blocks_before(path, low + start))
+        return parse_line(line, f"{path}, line {number}")
+
+
+def _blocks_before(path: Path, stop: int) -> Iterator[bytes]:
+    """The bytes of a file before offset ``stop``, a block at a time."""
+    with path.open("rb") as f:
+        while stop > 0 and (block := f.read(min(BLOCK, stop))):
+            stop -= len(block)
+            yield block
+
+
+def find_jsonl_row(path: Path, index: int) -> dict[str, Any]:
+    """Game ``index`` of a JSON Lines file.
+
+    The lines of ``simulate`` are about in index order (chunks interleave a little), so the
+    line is first looked for near where a bisection on the lines' leading indices puts it.
+    Failing that, the file is read a block at a time: in a block whose every line starts with
+    its index the line is found by a byte search, and only it is parsed; a block of other
+    lines is read line by line, parsing those that do not start with their index.
     """
     _exists(path)
+    near = _near_guess(path, index)
+    if near is not None and near["index"] == index:
+        return near
     starts = b"\n" + _INDEX_PREFIX
     needle = starts + b"%d," % index
     number = 0  # lines before the block

@@ -175,8 +175,10 @@ def test_one_jsonl_row_stops_reading_at_its_line(
     assert find_row(out, 12) == json.loads(lines[12])
     with pytest.raises(OutputError, match="line 31: not valid JSON"):
         find_row(out, 99)
-    # Many small blocks: lines cut across them, the line number still right.
+    # Read block by block (no guess), in many small blocks: lines cut across them, the line
+    # numbers still right.
     with monkeypatch.context() as patch:
+        patch.setattr(readers, "WINDOW", 0)
         patch.setattr(readers, "BLOCK", 700)
         for index in (0, 1, 17, 29):
             assert find_row(out, index) == json.loads(lines[index])
@@ -191,6 +193,38 @@ def test_one_jsonl_row_stops_reading_at_its_line(
     row = json.loads(lines[7])
     other.write_text("\n" + json.dumps(dict(reversed(list(row.items())))) + "\n")
     assert find_row(other, 7) == row
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_one_jsonl_row_near_its_guessed_place(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffle: bool
+) -> None:
+    path = tmp_path / "g.jsonl"
+    rewrite(full, path, shuffle=shuffle)
+    lines = path.read_bytes().splitlines(keepends=True)
+    order = [json.loads(line)["index"] for line in lines]
+    monkeypatch.setattr(readers, "GUESS", 300)
+    monkeypatch.setattr(readers, "WINDOW", 2000)  # a few lines either side of the guess
+    scans: list[Path] = []
+    real = readers.jsonl_blocks
+
+    def counted(p: Path) -> Any:
+        scans.append(p)
+        return real(p)
+
+    monkeypatch.setattr(readers, "jsonl_blocks", counted)
+    for index in (0, 1, 600, 1199):
+        assert find_row(path, index) == json.loads(lines[order.index(index)])
+    # In index order every row is found near the guess; shuffled, by reading the file.
+    assert len(scans) == (4 if shuffle else 0)
+    with pytest.raises(OutputError, match="has no game 1200"):
+        find_row(path, 1200)
+    # A broken line found near the guess is reported with its line number.
+    at = order.index(600)
+    lines[at] = lines[at].replace(b'"variant"', b'"variant', 1)
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(OutputError, match=f"line {at + 1}: not valid JSON"):
+        find_row(path, 600)
 
 
 # --------------------------------------------------------------------------- --resume
