@@ -300,6 +300,20 @@ def test_resuming_a_finished_parquet_file_leaves_it_untouched(full: Path, tmp_pa
     assert not path.with_name("g.parquet.partial").exists()
 
 
+def test_resume_adding_games_copies_the_file_a_row_group_at_a_time(
+    full: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "g.parquet"
+    rewrite(full, path, row_group_size=100)
+    spy = GroupSpy(monkeypatch)
+    report = run(path, 1300, resume_it=True)
+    assert report.resumed == 1200 and report.played == 100
+    assert spy.calls and all(groups is not None and len(groups) == 1 for groups, _ in spy.calls)
+    assert spy.groups == set(range(12))
+    indices = sorted(r["index"] for r in read_rows(path))
+    assert indices == list(range(1300))
+
+
 def test_resume_of_a_run_with_different_bots_per_seat(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
