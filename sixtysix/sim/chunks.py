@@ -14,6 +14,8 @@ import math
 from collections.abc import Iterable, Iterator
 
 Interval = tuple[int, int]
+#: Maps every non-zero byte of a bitmap to 1 (``bytes.translate``).
+_ONE_IF_SET = bytes([0] + [1] * 255)
 
 
 def missing_intervals(total: int, done: Iterable[int] | bytes | bytearray) -> list[Interval]:
@@ -22,11 +24,11 @@ def missing_intervals(total: int, done: Iterable[int] | bytes | bytearray) -> li
     ``done`` is either indices or a bitmap of ``total`` bytes (non-zero = done), the compact
     form a resumed run builds while reading its output file.
     """
-    flags = bytearray(total)
     if isinstance(done, bytes | bytearray):
-        flags[:] = (1 if b else 0 for b in done[:total])
+        flags = bytearray(done[:total].translate(_ONE_IF_SET))
         flags.extend(bytes(total - len(flags)))
     else:
+        flags = bytearray(total)
         for i in done:
             if 0 <= i < total:
                 flags[i] = 1

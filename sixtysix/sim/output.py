@@ -23,15 +23,16 @@ worst a last line is cut short, and ``--resume`` drops it); a Parquet file is wr
 ``FILE.partial`` and renamed into place when the run ends or is stopped with Ctrl-C.
 
 Encoding happens in the workers (:class:`RowEncoder`), writing in the main process
-(:class:`JsonlSink`, :class:`ParquetSink`), so the main process only copies bytes.
+(:class:`JsonlSink`, :class:`ParquetSink`), so the main process only copies bytes. Reading a
+file back, a row or all of it, is :mod:`sixtysix.sim.readers`; what a file holds for
+``--resume`` is :mod:`sixtysix.sim.resume`. Neither loads the whole file.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -40,6 +41,7 @@ from sixtysix.sim.errors import OutputError
 
 if TYPE_CHECKING:
     import pyarrow as pa
+    import pyarrow.parquet as pq
 
     from sixtysix.sim.simulate import GameResult, Summary
 
@@ -149,10 +151,13 @@ class RowEncoder:
         self.info = info
         self.kind = kind
         common = _compact({"variant": info.variant, "options": dict(info.options)})
-        self._variant_options = common[1:-1]  # '"variant":...,"options":{...}'
-        self._seed = "null" if info.seed is None else str(info.seed)
+        variant_options = common[1:-1]  # '"variant":...,"options":{...}'
+        seed = "null" if info.seed is None else str(info.seed)
         self._seats = info.seats
-        self._bots = _compact(list(info.bots))
+        #: What every JSON Lines row holds between its index and its path, and between its key
+        #: and its dealer (also how ``--resume`` recognises this run's lines).
+        self.jsonl_head = f',{variant_options},"seed":{seed},'
+        self.jsonl_tail = f'"seats":{self._seats},"bots":{_compact(list(info.bots))},'
 
     def encode(
         self,
@@ -170,8 +175,7 @@ class RowEncoder:
         durations: Sequence[float],
         keys: Sequence[str | None],
     ) -> bytes:
-        head = f',{self._variant_options},"seed":{self._seed},'
-        tail = f'"seats":{self._seats},"bots":{self._bots},'
+        head, tail = self.jsonl_head, self.jsonl_tail
         lines = []
         for r, d, k in zip(results, durations, keys, strict=True):
             o = r.outcome
@@ -264,22 +268,34 @@ class JsonlSink:
 class ParquetSink:
     """Writes record batches to ``FILE.partial`` and renames it to FILE on close.
 
-    A resumed run first copies the rows already in FILE, so the result is one file.
+    A resumed run (``keep_existing``) first copies the row groups already in FILE, one record
+    batch at a time, so the result is one file; it does so only once it has a row to add, so
+    resuming a finished file leaves it untouched.
     """
 
-    def __init__(self, path: Path, existing: pa.Table | None = None) -> None:
-        import pyarrow.parquet as pq
-
+    def __init__(self, path: Path, keep_existing: bool = False) -> None:
         self.path = path
         self.partial = path.with_name(path.name + ".partial")
-        try:
-            self._writer = pq.ParquetWriter(self.partial, parquet_schema())
-        except OSError as exc:
-            raise OutputError(f"cannot write {self.partial}: {exc}") from None
+        self._keep = keep_existing
+        self._writer: pq.ParquetWriter | None = None
         self._buffer: list[pa.RecordBatch] = []
         self._buffered = 0
-        if existing is not None and existing.num_rows:
-            self._writer.write_table(existing.cast(parquet_schema()), row_group_size=ROW_GROUP)
+        if not keep_existing:
+            self._open()
+
+    def _open(self) -> pq.ParquetWriter:
+        import pyarrow.parquet as pq
+
+        try:
+            writer = pq.ParquetWriter(self.partial, parquet_schema())
+        except OSError as exc:
+            raise OutputError(f"cannot write {self.partial}: {exc}") from None
+        if self._keep:
+            from sixtysix.sim.readers import copy_parquet
+
+            copy_parquet(self.path, writer, ROW_GROUP)
+        self._writer = writer
+        return writer
 
     def write(self, payload: object) -> None:
         import pyarrow as pa
@@ -288,18 +304,28 @@ class ParquetSink:
         self._buffer.append(payload)
         self._buffered += payload.num_rows
         if self._buffered >= ROW_GROUP:
-            self._flush()
+            self._flush(whole_groups=True)
 
-    def _flush(self) -> None:
+    def _flush(self, whole_groups: bool = False) -> None:
+        """Write the buffered rows; with ``whole_groups`` only full row groups, keeping the rest
+        buffered, so that every row group but the last holds exactly :data:`ROW_GROUP` rows."""
         import pyarrow as pa
 
-        if self._buffer:
-            self._writer.write_table(pa.Table.from_batches(self._buffer), row_group_size=ROW_GROUP)
-        self._buffer = []
-        self._buffered = 0
+        if not self._buffer:
+            return
+        table = pa.Table.from_batches(self._buffer)
+        cut = table.num_rows - table.num_rows % ROW_GROUP if whole_groups else table.num_rows
+        if cut:
+            writer = self._writer or self._open()
+            writer.write_table(table.slice(0, cut), row_group_size=ROW_GROUP)
+        rest = table.slice(cut)
+        self._buffer = rest.combine_chunks().to_batches() if rest.num_rows else []
+        self._buffered = rest.num_rows
 
     def close(self) -> None:
         self._flush()
+        if self._writer is None:
+            return  # resumed with nothing to add: FILE stays as it was
         self._writer.close()
         os.replace(self.partial, self.path)
 
@@ -310,7 +336,7 @@ Sink = JsonlSink | ParquetSink
 # --------------------------------------------------------------------------- reading
 
 
-def _check_row(row: object, where: str) -> dict[str, Any]:
+def check_row(row: object, where: str) -> dict[str, Any]:
     """A row with every field of the right type, else an :class:`OutputError` naming it."""
     if not isinstance(row, dict):
         raise OutputError(f"{where}: a row must be a JSON object")
@@ -354,96 +380,6 @@ def _check_row(row: object, where: str) -> dict[str, Any]:
     return row
 
 
-@dataclass
-class JsonlScan:
-    """The complete rows of a JSON Lines file and where its last complete line ends."""
-
-    rows: list[dict[str, Any]]
-    good_bytes: int
-    cut_bytes: int
-
-
-def scan_jsonl(path: Path) -> JsonlScan:
-    """Read every complete row; a last line without its newline was cut by a hard stop."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise OutputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    end = data.rfind(b"\n") + 1
-    rows = []
-    for number, line in enumerate(data[:end].splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}, line {number}"
-        try:
-            row = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise OutputError(f"{where}: not valid JSON") from None
-        rows.append(_check_row(row, where))
-    return JsonlScan(rows, end, len(data) - end)
-
-
-def read_parquet(path: Path) -> pa.Table:
-    require_pyarrow()
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except (OSError, ValueError) as exc:
-        raise OutputError(f"cannot read {path} as Parquet: {exc}") from None
-    missing = [f for f in FIELDS if f not in table.column_names]
-    if missing:
-        raise OutputError(f"{path}: not a sixtysix simulation file (no {', '.join(missing)})")
-    return table.select(list(FIELDS))
-
-
-def parquet_rows(table: pa.Table, where: str) -> Iterator[dict[str, Any]]:
-    """Rows of a Parquet table in the JSON Lines shape (``options`` decoded)."""
-    for number, row in enumerate(table.to_pylist(), start=1):
-        try:
-            row["options"] = json.loads(row["options"])
-        except (TypeError, json.JSONDecodeError):
-            raise OutputError(f"{where}, row {number}: 'options' is not a JSON object") from None
-        yield _check_row(row, f"{where}, row {number}")
-
-
-def read_rows(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Every row of a simulation file, JSON Lines or Parquet, in file order."""
-    p = Path(path)
-    if not p.exists():
-        raise OutputError(f"{p} does not exist")
-    if output_kind(p) == "parquet":
-        yield from parquet_rows(read_parquet(p), str(p))
-    else:
-        yield from scan_jsonl(p).rows
-
-
-def find_row(path: str | Path, index: int) -> dict[str, Any]:
-    """The row of game ``index``.
-
-    In a JSON Lines file written by ``simulate`` every line starts with its index, so the line
-    is found without parsing the others; any other layout is read in full.
-    """
-    p = Path(path)
-    if p.exists() and output_kind(p) == "jsonl":
-        prefix = b'{"index":%d,' % index
-        try:
-            with p.open("rb") as f:
-                for number, line in enumerate(f, start=1):
-                    if line.startswith(prefix) and line.endswith(b"\n"):
-                        try:
-                            row = json.loads(line)
-                        except (json.JSONDecodeError, UnicodeDecodeError):
-                            raise OutputError(f"{p}, line {number}: not valid JSON") from None
-                        return _check_row(row, f"{p}, line {number}")
-        except OSError as exc:
-            raise OutputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    for row in read_rows(path):
-        if row["index"] == index:
-            return row
-    raise OutputError(f"{path} has no game {index}")
-
-
 # --------------------------------------------------------------------------- resuming
 
 
@@ -456,51 +392,16 @@ class Resumed:
     summary: Summary
     #: Bytes of an incomplete last line dropped from a JSON Lines file.
     dropped_bytes: int = 0
-    existing: pa.Table | None = None
 
 
 def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> Resumed:
-    """Check that ``path`` was written by this same run and total what it holds.
+    """What ``path`` holds, checked to be of this run (see :mod:`sixtysix.sim.resume`)."""
+    from sixtysix.sim.resume import load_for_resume as load
 
-    The file's games go into ``summary``; a game index of ``total`` or more, a game that
-    appears twice, or a row of another run (variant, options, seed or bots) is an error.
-    """
-    kind = output_kind(path)
-    done = bytearray(total)
-    existing = None
-    dropped = 0
-    tally: Counter[tuple[str, tuple[int, ...]]] = Counter()
-    if kind == "parquet":
-        existing = read_parquet(path)
-        rows: Iterator[dict[str, Any]] = parquet_rows(existing, str(path))
-    else:
-        scan = scan_jsonl(path)
-        rows = iter(scan.rows)
-        dropped = scan.cut_bytes
-    count = 0
-    for row in rows:
-        why = info.mismatch(row)
-        if why is not None:
-            raise OutputError(f"cannot resume {path}: it was written with {why}")
-        i = row["index"]
-        if i >= total:
-            raise OutputError(
-                f"cannot resume {path}: it already holds game {i}, beyond --games {total}"
-            )
-        if done[i]:
-            raise OutputError(f"cannot resume {path}: game {i} appears twice")
-        done[i] = 1
-        count += 1
-        tally[(row["reason"], tuple(row["game_points"]))] += 1
-    for (reason, gps), n in tally.items():
-        summary.add_game(reason, gps, n)
-    if dropped:
-        with path.open("r+b") as f:
-            f.truncate(path.stat().st_size - dropped)
-    return Resumed(done, count, summary, dropped, existing)
+    return load(path, info, total, summary)
 
 
 def open_sink(path: Path, kind: Kind, resumed: Resumed | None) -> Sink:
     if kind == "parquet":
-        return ParquetSink(path, resumed.existing if resumed else None)
+        return ParquetSink(path, keep_existing=resumed is not None and resumed.count > 0)
     return JsonlSink(path, append=resumed is not None)

@@ -20,7 +20,7 @@ from sixtysix.core.records import DealRecord, RawRecord, Record, parse_record
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import Registry
 from sixtysix.sim.errors import OutputError
-from sixtysix.sim.output import find_row
+from sixtysix.sim.readers import find_row
 from sixtysix.sim.simulate import BotSpec, play_one
 
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from sixtysix.cli import cli
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import build_registry
-from sixtysix.sim.output import read_rows
+from sixtysix.sim.readers import read_rows
 from sixtysix.sim.simulate import play_game
 from tests.sim.conftest import rows_of
 

@@ -15,7 +15,8 @@ from sixtysix.plugins.manager import Registry
 from sixtysix.sim.backends import LocalBackend, StopFlag
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.jobs import RunReport, SimJob, run_simulation
-from sixtysix.sim.output import FIELDS, find_row, read_rows
+from sixtysix.sim.output import FIELDS
+from sixtysix.sim.readers import find_row, read_rows
 from sixtysix.sim.regenerate import row_record
 from sixtysix.sim.simulate import BotSpec
 from sixtysix.variants.schnapsen import Schnapsen
