@@ -131,6 +131,8 @@ def load_saved_game(path: Path, registry: Registry) -> Resumed:
     if side.exists():
         try:
             data = json.loads(side.read_text(encoding="utf-8"))
+        except RecursionError:
+            raise RecordError(f"cannot read {side}: JSON nested too deeply") from None
         except (OSError, ValueError) as exc:
             raise RecordError(f"cannot read {side}: {exc}") from None
         settings = SessionSettings.from_json(data, str(side))

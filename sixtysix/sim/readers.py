@@ -65,7 +65,7 @@ def parse_line(line: bytes, where: str) -> dict[str, Any]:
     """One JSON Lines row, checked."""
     try:
         row = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # also too deep, or a number past int()'s limit
         raise OutputError(f"{where}: not valid JSON") from None
     return check_row(row, where)
 
@@ -277,7 +277,7 @@ def parquet_rows(batch: pa.RecordBatch, where: str, first: int = 1) -> Iterator[
     for number, row in enumerate(batch.select(list(FIELDS)).to_pylist(), start=first):
         try:
             row["options"] = json.loads(row["options"])
-        except (TypeError, json.JSONDecodeError):
+        except (TypeError, ValueError, RecursionError):
             raise OutputError(f"{where}, row {number}: 'options' is not a JSON object") from None
         yield check_row(row, f"{where}, row {number}")
 

@@ -115,7 +115,32 @@ def test_deeply_nested_json_in_a_from_file(runner: CliRunner, tmp_path: Path) ->
     one_line_error(result, "not valid JSON")
     path.write_text('{"index": ' + "9" * 5000 + "}\n")
     result = runner.invoke(cli, ["replay", "--from", str(path), "--game", "0"])
-    one_line_error(result, "not valid JSON")
+    one_line_error(result)  # the line is read as another game's, or as broken: one line
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_resume_of_a_broken_out_file_is_one_line(
+    runner: CliRunner, tmp_path: Path, suffix: str
+) -> None:
+    out = tmp_path / f"games{suffix}"
+    args = ["simulate", "66", "--games", "4", "--seed", "1", "--no-progress", "--out", str(out)]
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+        out.write_bytes(b"PAR1" + b"[" * 5000 + b"PAR1")
+        one_line_error(runner.invoke(cli, [*args, "--resume"]), "Parquet")
+        return
+    for line in ("[" * 200_000, '{"index": ' + "9" * 5000 + "}"):
+        out.write_text(line + "\n")
+        one_line_error(runner.invoke(cli, [*args, "--resume"]), "not valid JSON")
+
+
+def test_resume_of_a_deeply_nested_session_file_is_one_line(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    save = _saved_game(runner, tmp_path)
+    save.with_name(save.stem + ".session.json").write_text("[" * 200_000)
+    result = runner.invoke(cli, ["play", "--resume", str(save), "--lang", "en"], input="quit\n")
+    one_line_error(result, "session.json", "nested too deeply")
 
 
 def test_a_special_file_is_refused_not_read_forever(runner: CliRunner) -> None:
