@@ -66,7 +66,8 @@ class StopFlag:
 
     Used as a context manager around a run, it replaces the SIGINT handler (in the main
     thread only) and restores it afterwards. :attr:`requested` is what backends check
-    between chunks.
+    between chunks. A SIGINT the process was started ignoring (a shell's background job)
+    stays ignored, as Python itself leaves it: whoever started the run asked for that.
     """
 
     def __init__(self, notice: Callable[[], None] | None = None) -> None:
@@ -86,7 +87,10 @@ class StopFlag:
             self._notice()
 
     def __enter__(self) -> StopFlag:
-        if threading.current_thread() is threading.main_thread():
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+        ):
             self._previous = signal.signal(signal.SIGINT, self._handle)
             self._installed = True
         return self

@@ -153,6 +153,7 @@ def test_simulate_scale_bad_input(
     assert "Traceback" not in result.output
 
 
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
 def test_ctrl_c_keeps_every_finished_game(tmp_path: Path) -> None:
     """A real SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
     out = tmp_path / "big.jsonl"

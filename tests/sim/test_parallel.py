@@ -90,6 +90,7 @@ def test_stopping_keeps_exactly_the_finished_games(tmp_path: Path, workers: int)
     assert rows == [full[int(str(r["index"]))] for r in rows]
 
 
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
 def test_a_real_sigint_stops_the_run_cleanly(tmp_path: Path) -> None:
     job = SimJob(SixtySix(), RANDOM2, Seed(3), use_fast=False)
     out = tmp_path / "sig.jsonl"
@@ -106,6 +107,22 @@ def test_a_real_sigint_stops_the_run_cleanly(tmp_path: Path) -> None:
     assert len(rows_of(out)) == report.summary.games < 5000
     # The handler is restored afterwards.
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_sigint_stays_ignored(tmp_path: Path) -> None:
+    """Started with SIGINT ignored (a background job), a run does not turn it back on."""
+    job = SimJob(SixtySix(), RANDOM2, Seed(3), use_fast=False)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with StopFlag() as stop, LocalBackend(1) as backend:
+            report = run_simulation(
+                job, 1500, backend, stop, progress=lambda k: os.kill(os.getpid(), signal.SIGINT)
+            )
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert not report.interrupted and not stop.requested
+    assert report.summary.games == 1500
 
 
 def test_an_abort_keeps_what_had_arrived(tmp_path: Path) -> None:
