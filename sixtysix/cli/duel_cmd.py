@@ -167,6 +167,7 @@ def _print(summary: object) -> None:
         f"[bold]{s.variant}[/bold]: {s.labels[A]} vs {s.labels[B]}, {s.deals} deals,"
         f" {s.games} games, seed {seed}, {s.seconds:.1f} s{note}",
         highlight=False,
+        soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
     if not s.games:
         console.print("No deal finished.")

@@ -29,22 +29,30 @@ def variants(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
+    from rich import box
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title="Installed variants")
-    for col in ("name", "aliases", "seats", "description", "plugin"):
-        table.add_column(col)
+    # Fits 60 columns without cutting anything: one alias a line, and the plugin (the longest
+    # word here) under the description, the one column that wraps; a longer name folds.
+    table = Table(
+        title="Installed variants",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column("name", no_wrap=True)
+    table.add_column("aliases", no_wrap=True)
+    table.add_column("seats", justify="right", no_wrap=True)
+    table.add_column("description, plugin", overflow="fold")
     for r in rows:
         aliases = r["aliases"]
         assert isinstance(aliases, list)
-        table.add_row(
-            str(r["name"]),
-            ", ".join(aliases),
-            str(r["seats"]),
-            str(r["description"]),
-            str(r["plugin"]),
-        )
+        about = Text(f"{r['description']}\n", overflow="fold")
+        about.append(str(r["plugin"]), style="dim")
+        table.add_row(str(r["name"]), "\n".join(aliases), str(r["seats"]), about)
     Console().print(table)
 
 

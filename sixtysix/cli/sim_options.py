@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -85,8 +86,10 @@ def progress_bar(
 ) -> Iterator[tuple[Callable[[int], None], Callable[[int], None]]]:
     """A Rich bar with done/total, rate and ETA on stderr.
 
-    Yields ``(advance, start_at)``: ``advance(k)`` after k more finished, ``start_at(k)`` for
-    what a resumed run found already done (not counted in the rate).
+    Yields ``(advance, start_at)``: ``advance(k)`` after k more finished, ``start_at(k)`` as
+    the run's clock starts, with what a resumed run found already done. The rate is the run
+    summary's: what this run played over the time since it started playing (the clock is
+    reset by ``start_at``, so the set-up before, such as reading a file to resume, is left out).
     """
     from rich.console import Console
     from rich.progress import (
@@ -110,6 +113,7 @@ def progress_bar(
         console=Console(stderr=True),
         disable=not enabled,
         transient=True,
+        get_time=time.perf_counter,  # the clock of the run's own seconds
     )
     with bar:
         task = bar.add_task(label, total=total, rate="")
@@ -117,7 +121,7 @@ def progress_bar(
 
         def start_at(k: int) -> None:
             base[0] = k
-            bar.update(task, completed=k)
+            bar.reset(task, completed=k, rate="")
 
         def advance(k: int) -> None:
             bar.advance(task, k)

@@ -130,7 +130,7 @@ def simulate(
     ):
         if matches is not None:
             report = run_matches(
-                MatchJob(v, tuple(bot_specs), master), matches, engine, stop, advance
+                MatchJob(v, tuple(bot_specs), master), matches, engine, stop, advance, start_at
             )
         else:
             report = run_simulation(
@@ -208,6 +208,7 @@ def _report(
         f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals; played {report.played} in "
         f"{report.seconds:.2f} s{rate} on {report.backend} ({workers}){note}",
         highlight=False,
+        soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
 
     def ci(low: float | None, high: float | None, scale: float, digits: int) -> str:

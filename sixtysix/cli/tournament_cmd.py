@@ -177,6 +177,7 @@ def _report(
         f"{len(contest.job.tables)} tables x {contest.job.variant.seats} seatings = {games} games"
         f" in {report.seconds:.1f} s on {report.backend} ({_workers(report.workers)}){note}",
         highlight=False,
+        soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
 
     def ci(low: float | None, high: float | None, fmt: str) -> str:

@@ -68,7 +68,8 @@ class StopFlag:
 
     Used as a context manager around a run, it replaces the SIGINT handler (in the main
     thread only) and restores it afterwards. :attr:`requested` is what backends check
-    between chunks.
+    between chunks. A SIGINT the process was started ignoring (a shell's background job)
+    stays ignored, as Python itself leaves it: whoever started the run asked for that.
     """
 
     def __init__(self, notice: Callable[[], None] | None = None) -> None:
@@ -88,7 +89,10 @@ class StopFlag:
             self._notice()
 
     def __enter__(self) -> StopFlag:
-        if threading.current_thread() is threading.main_thread():
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+        ):
             self._previous = signal.signal(signal.SIGINT, self._handle)
             self._installed = True
         return self
@@ -209,8 +213,28 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         ctx.set_forkserver_preload(
             ["sixtysix.sim.jobs", "sixtysix.sim.tournament", "sixtysix.sim.fast_two_hand"]
         )
+        _start_forkserver_ignoring_sigint()
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _start_forkserver_ignoring_sigint() -> None:
+    """Start the fork server with SIGINT ignored, if it is not running yet.
+
+    The server gives each worker the handlers it was itself started with, so its workers then
+    ignore Ctrl-C from their first instruction: a Ctrl-C while a worker starts, before the
+    pool's initializer, would otherwise kill it there and break the pool (a traceback, exit 1).
+    """
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class LocalBackend(Backend):

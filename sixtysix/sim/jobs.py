@@ -150,12 +150,18 @@ def run_matches(
     backend: Backend,
     stop: StopFlag,
     progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> RunReport:
-    """Play matches ``0..matches-1`` on ``backend``; stopped runs keep the finished ones."""
+    """Play matches ``0..matches-1`` on ``backend``; stopped runs keep the finished ones.
+
+    ``progress`` and ``on_start`` as for :func:`run_simulation` (nothing is resumed here).
+    """
     summary = Summary(job.variant.seats)
     report = RunReport(summary, backend=backend.name)
     plan = ChunkPlan([(0, matches)], first=1, max_size=1024, workers=backend.workers)
     start = time.perf_counter()
+    if on_start is not None:
+        on_start(0)
     try:
         with closing(backend.run(play_match_chunk, job, plan, stop)) as chunks:
             for chunk in chunks:
@@ -237,8 +243,9 @@ def run_simulation(
 ) -> RunReport:
     """Play games ``0..games-1`` (those not already in ``out`` when resuming).
 
-    ``on_start`` is told how many games were already done before the first chunk; ``progress``
-    how many finished with each chunk. When ``stop`` is requested (Ctrl-C) the running chunks
+    ``on_start`` is told how many games were already done, as the run's clock starts (a
+    progress bar's rate then means what :attr:`RunReport.rate` means); ``progress`` how many
+    finished with each chunk. When ``stop`` is requested (Ctrl-C) the running chunks
     finish and are kept; an abort (a second Ctrl-C) keeps what had arrived. Either way the
     output file is closed properly and the report says ``interrupted``.
     """
@@ -253,11 +260,11 @@ def run_simulation(
     report = RunReport(summary, resumed=resumed.count if resumed else 0, backend=backend.name)
     report.out = None if out is None else str(out)
     report.dropped_bytes = resumed.dropped_bytes if resumed else 0
-    if on_start is not None:
-        on_start(report.resumed)
     plan = chunk_plan(job, missing_intervals(games, done), backend.workers)
     sink = None if out is None else open_sink(out, output_kind(out), resumed)
     start = time.perf_counter()
+    if on_start is not None:
+        on_start(report.resumed)
     try:
         with closing(backend.run(play_sim_chunk, job, plan, stop)) as chunks:
             for chunk in chunks:

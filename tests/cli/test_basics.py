@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from sixtysix import __version__
@@ -37,9 +38,18 @@ def test_variants_json(runner: CliRunner) -> None:
     assert "schnapsen" in rows
 
 
-def test_variants_table(runner: CliRunner) -> None:
-    result = runner.invoke(cli, ["variants"])
-    assert result.exit_code == 0 and "sixtysix" in result.output and "altmisalti" in result.output
+@pytest.mark.parametrize("width", [80, 60])
+def test_variants_table_cuts_nothing(runner: CliRunner, width: int) -> None:
+    """At 80 columns, and at 60, every name, alias, plugin and word of a description shows."""
+    rows = json.loads(runner.invoke(cli, ["variants", "--json"]).output)
+    result = runner.invoke(cli, ["variants"], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert max(len(line) for line in lines) <= width and "…" not in result.output
+    words = {w for line in lines for w in line.split()}
+    for r in rows:
+        assert {r["name"], *r["aliases"], str(r["seats"]), r["plugin"]} <= words
+        assert set(r["description"].split()) <= words
 
 
 def test_bots(runner: CliRunner) -> None:

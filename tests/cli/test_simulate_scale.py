@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -153,6 +154,7 @@ def test_simulate_scale_bad_input(
     assert "Traceback" not in result.output
 
 
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
 def test_ctrl_c_keeps_every_finished_game(tmp_path: Path) -> None:
     """A real SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
     out = tmp_path / "big.jsonl"
@@ -193,3 +195,52 @@ def test_progress_bar_shows_rate_and_eta(runner: CliRunner, tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     bar = result.stderr
     assert "games/s" in bar and "ETA" in bar and "1500/1500" in bar
+
+
+@pytest.mark.parametrize(
+    ("args", "end"),
+    [
+        (["simulate", "66", "--games", "2000", "--seed", "1", "--workers", "1"], "(1 worker)"),
+        (["tournament", "66", "--bots", "heuristic,random", "--deals", "4"], "(1 worker)"),
+        (["duel", "66", "heuristic", "random:seed=12345678", "--deals", "4"], " s"),
+    ],
+    ids=["simulate", "tournament", "duel"],
+)
+def test_summary_line_does_not_wrap_when_not_a_terminal(
+    runner: CliRunner, args: list[str], end: str
+) -> None:
+    """Not a terminal, Rich assumes 80 columns; the first line is longer and stays one line."""
+    result = runner.invoke(cli, [*args, "--seed", "123456789"], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert len(first) > 80 and first.endswith(end), first
+
+
+def test_progress_bar_rate_is_the_summarys(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar's games/s counts from where the summary's does, not from before the set-up.
+
+    The set-up is made slow; the bar's last rate (up to the last chunk) can then only be at
+    least the summary's (up to the end of the run), never the set-up-diluted figure.
+    """
+    import sixtysix.sim.jobs as jobs
+
+    slow_plan = jobs.chunk_plan
+
+    def chunk_plan(*args: Any) -> Any:
+        time.sleep(0.5)
+        return slow_plan(*args)
+
+    monkeypatch.setattr(jobs, "chunk_plan", chunk_plan)
+    env = {"TTY_COMPATIBLE": "1", "COLUMNS": "120"}
+    args = ["simulate", "66", "--games", "2000", "--seed", "1", "--workers", "1", "--progress"]
+    result = runner.invoke(cli, args, env=env)
+    assert result.exit_code == 0, result.output
+
+    def rate(text: str) -> int:
+        found = re.findall(r"([\d,]+) games/s", text)
+        assert found, text
+        return int(found[-1].replace(",", ""))
+
+    assert rate(result.stderr) >= rate(result.stdout.splitlines()[0]) > 0

@@ -65,6 +65,7 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
     assert any(a["seat"] == 0 for a in data["deals"][0]["actions"])
 
 
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
 def test_ctrl_c_in_a_pseudo_terminal_saves_and_exits_130(tmp_path: Path) -> None:
     save = tmp_path / "int.json"
     child = spawn(

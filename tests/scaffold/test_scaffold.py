@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import site
 import subprocess
 import sys
 import venv
@@ -183,13 +184,33 @@ def test_names_are_spelt_consistently() -> None:
         Names.of("-dash")
 
 
+def _see_this_environment(python: Path) -> None:
+    """Let the venv of ``python`` import what the running interpreter can, sixtysix included.
+
+    ``system_site_packages`` would only show the base interpreter's site-packages, which lack
+    sixtysix when it is installed in a virtual environment (the README's way). A ``.pth`` line
+    that calls ``site.addsitedir`` adds this environment's site directories after the new venv's
+    own, and processes their ``.pth`` files too, so an editable install of sixtysix resolves.
+    """
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    dirs = [d for d in site.getsitepackages() if Path(d).is_dir()]
+    lines = "".join(f"import site; site.addsitedir({d!r})\n" for d in dirs)
+    (Path(purelib) / "_sixtysix_test_parent_env.pth").write_text(lines)
+
+
 @pytest.mark.integration
 def test_installed_package_appears_in_the_cli(tmp_path: Path) -> None:
     """pip-install a scaffolded variant into a venv that sees this sixtysix, then use it."""
     scaffold(CliRunner(), "new-variant", "installed", "--dir", str(tmp_path))
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    _see_this_environment(python)
     # Build isolation fetches setuptools, as any `pip install -e` of the package would.
     pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"]
     package = str(tmp_path / "sixtysix-installed")

@@ -113,7 +113,7 @@ def test_every_deal_of_a_duel_calls_before_in_any_worker(jobs: int) -> None:
     seen: list[int] = []
 
     def outcomes(results: list[DealResult]) -> list[object]:
-        # With several jobs the deals come back as they finish: compare them deal by deal.
+        # With several jobs the deals arrive as they finish: compare them in deal order.
         return [g.outcome for r in sorted(results, key=lambda r: r.deal) for g in r.games]
 
     looked = list(

@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import Registry
-from sixtysix.sim.backends import LocalBackend, StopFlag
+from sixtysix.sim.backends import LocalBackend, StopFlag, _pool_context
 from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation
 from sixtysix.sim.simulate import BotSpec, play_game
 from sixtysix.variants.schnapsen import Schnapsen
@@ -90,6 +91,7 @@ def test_stopping_keeps_exactly_the_finished_games(tmp_path: Path, workers: int)
     assert rows == [full[int(str(r["index"]))] for r in rows]
 
 
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
 def test_a_real_sigint_stops_the_run_cleanly(tmp_path: Path) -> None:
     job = SimJob(SixtySix(), RANDOM2, Seed(3), use_fast=False)
     out = tmp_path / "sig.jsonl"
@@ -105,6 +107,40 @@ def test_a_real_sigint_stops_the_run_cleanly(tmp_path: Path) -> None:
     assert report.interrupted and stop.requested
     assert len(rows_of(out)) == report.summary.games < 5000
     # The handler is restored afterwards.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_sigint_stays_ignored(tmp_path: Path) -> None:
+    """Started with SIGINT ignored (a background job), a run does not turn it back on."""
+    job = SimJob(SixtySix(), RANDOM2, Seed(3), use_fast=False)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with StopFlag() as stop, LocalBackend(1) as backend:
+            report = run_simulation(
+                job, 1500, backend, stop, progress=lambda k: os.kill(os.getpid(), signal.SIGINT)
+            )
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert not report.interrupted and not stop.requested
+    assert report.summary.games == 1500
+
+
+def _reports_sigint(queue: Any) -> None:
+    queue.put(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+def test_pool_workers_ignore_sigint_from_their_start() -> None:
+    """A Ctrl-C while a worker starts must not kill it before the pool's initializer runs
+    (that broke the pool: a traceback and exit 1), so a worker starts with SIGINT ignored."""
+    ctx = _pool_context()
+    queue = ctx.SimpleQueue()
+    worker = ctx.Process(target=_reports_sigint, args=(queue,))  # type: ignore[attr-defined]
+    worker.start()
+    ignored = queue.get()
+    worker.join()
+    assert ignored is True and worker.exitcode == 0
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
