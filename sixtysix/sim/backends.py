@@ -388,8 +388,10 @@ def _check_reachable(address: str) -> None:
     """
     rest = address.split("://", 1)[-1]
     host, sep, port = rest.rpartition(":")
-    if not sep or not port.isdigit() or not host:
+    if not sep or not host or rest.endswith("]"):  # no port (a bare IPv6 address too)
         return
+    if not (port.isascii() and port.isdigit()) or len(port) > 5 or int(port) > 65535:
+        raise BackendError(f"{address} names no port: a port is a number from 0 to 65535")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
     except OSError as exc:

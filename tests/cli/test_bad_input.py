@@ -367,3 +367,10 @@ def test_a_match_without_a_winner_is_a_one_line_error() -> None:
     with pytest.raises(MatchError, match="no match winner after 3 deals") as caught:
         play_match(variant, [b.choose for b in bots], Seed(1), max_deals=3)
     assert isinstance(caught.value, SixtySixError) and isinstance(caught.value, RuntimeError)
+
+
+@pytest.mark.parametrize("address", ["localhost:²", "localhost:٣", "localhost:99999999999"])
+def test_a_ray_address_with_a_strange_port_is_one_line(runner: CliRunner, address: str) -> None:
+    pytest.importorskip("ray")
+    args = ["simulate", "66", "--games", "2", "--backend", "ray", "--address", address]
+    one_line_error(runner.invoke(cli, args))
