@@ -44,20 +44,7 @@ if TYPE_CHECKING:
     from sixtysix.sim.simulate import Summary
 
 #: The columns a row group is checked and totalled by (``path`` and ``duration`` need not be).
-_COLUMNS = (
-    "index",
-    "variant",
-    "options",
-    "seed",
-    "key",
-    "seats",
-    "bots",
-    "dealer",
-    "reason",
-    "game_points",
-    "points",
-    "tricks",
-)
+_COLUMNS = tuple(f for f in FIELDS if f not in ("path", "duration"))
 #: String columns read as dictionaries: a handful of distinct values in millions of rows.
 _DICTIONARY = ("variant", "options", "reason", "bots")
 #: Columns that must hold a value in every row of a batch taken column by column.
