@@ -118,7 +118,8 @@ def check_bot_plays(
     deals: int = 6,
     params: Mapping[str, str] | None = None,
 ) -> None:
-    """The bot finishes deals of ``variant`` in every seat with legal actions only."""
+    """The bot finishes deals of ``variant`` in every seat with legal actions only, each in its
+    plain form (an ``int`` or ``Action`` exactly), and leaves every view it is given unchanged."""
     for number in range(deals):
         _play(variant, cls, seed, number, params or {})
 

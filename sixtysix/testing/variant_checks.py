@@ -350,7 +350,7 @@ def check_match(variant: Variant, seed: Seed, matches: int = 2) -> None:
     registry = registry_for(type(variant))
     for m in range(matches):
         mseed = seed.child(("match", m))
-        bots = [RandomBot(s, mseed) for s in range(variant.seats)]
+        bots = [RandomBot(s, mseed.child(("bot", s))) for s in range(variant.seats)]
         try:
             result = play_match(variant, [b.choose for b in bots], mseed, max_deals=500)
         except RuntimeError as exc:
