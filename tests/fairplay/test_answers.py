@@ -13,6 +13,7 @@ from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.actions import ACTIONS, CLOSE, Action, parse_action
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.cards import CARDS
+from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.faults import FaultKind, PlayerFault
 from sixtysix.core.match import play_deal, play_match
 from sixtysix.core.outcome import Reason
@@ -129,3 +130,15 @@ def test_the_drivers_never_play_a_lying_action(name: str) -> None:
         assert "illegal" in str(exc)
     else:
         assert game.outcome.reason is Reason.FORFEIT
+
+
+def test_the_engine_checks_and_keeps_the_plain_value() -> None:
+    """Defence in depth for callers of ``DealState.apply`` (replays, a bot's own look-ahead):
+    an always-equal subclass is judged by its value and never stored."""
+    state = random_deal(variant("sixtysix"), Seed(1), 0)
+    legal = state.legal_actions()
+    unheld = next(a for a in range(24) if a not in legal)
+    with pytest.raises(IllegalActionError):
+        state.apply(AlwaysEqual(unheld))
+    state.apply(AlwaysEqual(legal[0]))
+    assert type(state.history[-1][1]) is int
