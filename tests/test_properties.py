@@ -222,7 +222,10 @@ def test_each_view_field_holds_its_own_fact() -> None:
                 assert view.solo == state.solo
                 mine = state.to_act == seat
                 assert view.legal_actions == (tuple(state.legal_actions()) if mine else ())
-                assert view.outcome is state.outcome
+                assert view.outcome == state.outcome
+                # Equal copies, never the engine's own objects (see test_views_share_nothing).
+                assert view.rules is not state.rules
+                assert view.outcome is None or view.outcome is not state.outcome
                 assert view.options == tuple(
                     (spec.name, getattr(variant.options, spec.name))
                     for spec in variant.options.specs()

@@ -6,6 +6,12 @@ operating system's generator; with a seed the key is derived from it, so every d
 choice and every game of a simulation is reproducible. Draws are addressed by a *path*
 (e.g. ``("game", 17, "deal", 0)``), never by a shared running generator, which is what makes a
 simulation give the same games whatever the number of workers or the order they run in.
+
+A sub-task gets a *child* seed (:meth:`Seed.child`): its key is drawn from the parent's key, so
+it cannot lead back to the parent or to its other children (SHAKE-256 is one-way), and it
+carries no seed value. That is what keeps a bot's randomness apart from the deal's: a bot is
+only ever given a child on a branch of its own (``("bot", seat)``), never a seed the shuffle or
+another seat draws from.
 """
 
 from __future__ import annotations
@@ -27,20 +33,31 @@ def _encode(path: Sequence[PathPart]) -> bytes:
 
 
 class Seed:
-    """The root of all randomness for a match, a simulation or a bot."""
+    """The root of all randomness for a match, a simulation or a bot.
 
-    __slots__ = ("key", "value")
+    ``value`` is the number a root seed was made from (None for a secure random one, and for
+    every child: only the master's value is ever recorded). ``reproducible`` says whether the
+    root was made from a value, for children too.
+    """
+
+    __slots__ = ("key", "reproducible", "value")
 
     def __init__(self, value: int | None = None) -> None:
         self.value = value
+        self.reproducible = value is not None
         if value is None:
             self.key = secrets.token_bytes(32)
         else:
             self.key = hashlib.sha256(b"sixtysix-seed:" + str(int(value)).encode()).digest()
 
-    @property
-    def reproducible(self) -> bool:
-        return self.value is not None
+    @staticmethod
+    def from_key(key: bytes, reproducible: bool = False) -> Seed:
+        """The seed of a known key (a child's, or one stored with a game), with no value."""
+        seed = Seed.__new__(Seed)
+        seed.value = None
+        seed.reproducible = reproducible
+        seed.key = key
+        return seed
 
     def bytes(self, path: Sequence[PathPart], size: int) -> bytes:
         """``size`` pseudo-random bytes for ``path``: the same seed and path, the same bytes."""
@@ -65,11 +82,9 @@ class Seed:
         return Stream(self, path)
 
     def child(self, path: Sequence[PathPart]) -> Seed:
-        """An independent seed for a sub-task (a game of a simulation, a bot)."""
-        seed = Seed.__new__(Seed)
-        seed.value = self.value
-        seed.key = self.bytes(("child", *path), 32)
-        return seed
+        """An independent seed for a sub-task (a game of a simulation, a bot): a key drawn
+        from this one, no value, so nothing in it recomputes this seed's other draws."""
+        return Seed.from_key(self.bytes(("child", *path), 32), self.reproducible)
 
 
 class Stream:

@@ -325,9 +325,14 @@ class DealState:
     # ------------------------------------------------------------------ applying
 
     def apply(self, action: int) -> None:
-        """Apply the action of the seat to act, or raise :class:`IllegalActionError` saying why."""
-        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        """Apply the action of the seat to act, or raise :class:`IllegalActionError` saying why.
+
+        The action is checked and kept as its plain ``int`` value: a subclass's ``__eq__`` or
+        comparisons take no part, and the engine never holds an object a player made.
+        """
+        if not isinstance(action, int) or not 0 <= int.__int__(action) < NUM_ACTIONS:
             raise IllegalActionError(self.to_act, repr(action), "not an action")
+        action = int.__int__(action)
         if action not in self.legal_actions():
             raise IllegalActionError(self.to_act, ACTION_NAMES[action], self.explain(action))
         self.apply_legal(action)

@@ -3,6 +3,12 @@
 :func:`make_view` copies public facts and the seat's own cards into plain tuples, ints and
 frozensets. Nothing in a :class:`View` refers back to the :class:`DealState`, to another
 seat's hand, to the talon order or to a hidden partner.
+
+Nor is anything in a view shared with the engine: a frozen dataclass can still be changed
+with ``object.__setattr__``, so every view gets its own copy of the rules and of the outcome,
+and the engine never reads what it handed out. The rest is immutable all the way down (tuples,
+frozensets, ints, strings, and the interned :class:`Card` and :class:`Action` objects, ``int``
+subclasses with no instance state, which the engine never holds: it keeps plain ints).
 """
 
 from __future__ import annotations
@@ -146,10 +152,11 @@ def make_view(state: DealState, seat: int) -> View:
     declarer = state.declarer
     called_ace = state.called_ace
     known = state.known
+    outcome = state.outcome
     # Positional, in the order of View's fields (see _new_view).
     return _new_view(
         state.variant.name,  # variant
-        state.rules,  # rules
+        _own_rules(state.rules),  # rules
         seat,  # seat
         state.n,  # seats
         state.dealer,  # dealer
@@ -173,7 +180,7 @@ def make_view(state: DealState, seat: int) -> View:
         partner,  # partner
         state.solo,  # solo
         legal,  # legal_actions
-        state.outcome,  # outcome
+        None if outcome is None else _own_outcome(outcome),  # outcome
         _options_of(state.variant.options),  # options
     )
 
@@ -192,6 +199,34 @@ def _new_view(*values: Any) -> View:
     for set_slot, value in zip(_SLOT_SETTERS, values, strict=True):
         set_slot(view, value)
     return view
+
+
+_RULES_SETTERS: tuple[Callable[[Rules, Any], None], ...] = tuple(
+    getattr(Rules, field.name).__set__ for field in fields(Rules)
+)
+_last_rules: list[tuple[Rules, tuple[Any, ...]]] = []
+
+
+def _own_rules(rules: Rules) -> Rules:
+    """A fresh copy of ``rules`` for one view: what a bot does to it stays in its view.
+
+    The field values are read once per rules object (cached, as views are made at every
+    move) and set slot by slot, several times faster than :func:`dataclasses.replace`.
+    """
+    if _last_rules and _last_rules[0][0] is rules:
+        values = _last_rules[0][1]
+    else:
+        values = tuple(getattr(rules, field.name) for field in fields(Rules))
+        _last_rules[:] = [(rules, values)]
+    copy = object.__new__(Rules)
+    for set_slot, value in zip(_RULES_SETTERS, values, strict=True):
+        set_slot(copy, value)
+    return copy
+
+
+def _own_outcome(outcome: Outcome) -> Outcome:
+    """A copy of the deal's outcome for one view (the drivers score the engine's own)."""
+    return Outcome(outcome.reason, outcome.game_points, outcome.points, outcome.tricks)
 
 
 _last_options: list[tuple[Options, tuple[tuple[str, bool | int | str], ...]]] = []

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from sixtysix.bots.base import Bot
 from sixtysix.core.actions import ACTION_NAMES, MARRY
+from sixtysix.core.answers import canonical_action
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.replay import Replay
@@ -273,7 +274,7 @@ class Session:
             else:
                 bot = self.setup.bots[seat]
                 assert bot is not None, f"no player for seat {seat}"
-                action = int(bot.choose(state.view(seat)))
+                action = canonical_action(bot.choose(state.view(seat)), seat, state.legal_actions())
             state.apply(action)
             self._save()
             self._narrate(seat, action, before, state.view(self.me))

@@ -165,7 +165,7 @@ def test_simulate_from_the_cli() -> None:
 
 def test_a_played_match_replays(tmp_path: Path) -> None:
     variant = $cls()
-    bots = [RandomBot(seat, Seed(7)) for seat in range(variant.seats)]
+    bots = [RandomBot(seat, Seed(7).child(("bot", seat))) for seat in range(variant.seats)]
     match = play_match(variant, [bot.choose for bot in bots], Seed(7))
     path = tmp_path / "match.json"
     match.record.save(path)

@@ -32,7 +32,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
+from sixtysix.core.answers import canonical_action
 from sixtysix.core.errors import IllegalActionError
+from sixtysix.core.faults import PlayerFault
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
@@ -142,8 +144,8 @@ def play_game(
         action = bots[seat].choose(view)
         times[seating[seat]].append(clock() - start)
         try:
-            state.apply(action)
-        except IllegalActionError as exc:
+            state.apply_legal(canonical_action(action, seat, state.legal_actions()))
+        except (IllegalActionError, PlayerFault) as exc:
             who = contestants[seating[seat]].label
             raise BotFailure(f"bot {who!r} broke the rules in deal {deal}: {exc}") from None
     assert state.outcome is not None

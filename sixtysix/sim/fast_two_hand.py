@@ -10,7 +10,8 @@ How the equality is kept:
 
 * Randomness is drawn exactly as the generic path draws it. Game ``i`` uses the seed
   ``master.child(("game", i))``; its deal shuffles with ``seed.words(("deal", "shuffle"), n-1)``
-  and each seat's random bot reads words from ``seed.stream(("bot", seat))``. The hashing is done
+  and the random bot of each seat, seeded with ``seed.child(("bot", seat))``, reads words from
+  that seed's ``stream(("bot", seat))``. The hashing is done
   per game in Python (a few microseconds); the Fisher-Yates shuffle, the dealing and the play are
   vectorised. SHAKE-256 is an extendable-output function, so the first words of a stream block
   are the same whether 17 or 32 words are asked for: only one Keccak block (17 words) is made per
@@ -228,7 +229,8 @@ class _Batch:
         self.custom_deal = type(variant).deal is not Variant.deal
         self.fast_hash = type(master) is Seed
         self.seeds: list[Seed] = []
-        self.keys: list[bytes] = []
+        #: Per game, the keys of seat 0's and seat 1's bot seeds (on the fast hashing path).
+        self.bot_keys: list[bytes] = []
         self.dealer: I64 = np.zeros(0, dtype=np.int64)
         self.hands0: I64 = self.dealer
         self.hands1: I64 = self.dealer
@@ -252,7 +254,8 @@ class _Batch:
             rows = self.words.reshape(n, 2, _BLOCK_WORDS)
             for g, seed in enumerate(self.seeds):
                 for seat in range(2):
-                    rows[g, seat] = seed.words(("bot", seat, 0), _BLOCK_WORDS)
+                    bot_seed = seed.child(("bot", seat))
+                    rows[g, seat] = bot_seed.words(("bot", seat, 0), _BLOCK_WORDS)
             self.full_words[:] = True
             if self.custom_deal:
                 return None
@@ -261,19 +264,24 @@ class _Batch:
                 dtype=np.uint64,
             ).reshape(n, self.shuffle_words)
         shake = hashlib.shake_256
-        # Seed.child(("game", i)).key and Seed.bytes(path, size), spelled out for speed.
+        # Seed.child(("game", i)).key, its child(("bot", seat)).key and Seed.bytes(path, size),
+        # spelled out for speed.
         prefix = self.master.key + b"|child/game/"
         deal_bytes = 0 if self.custom_deal else 8 * self.shuffle_words
         bot_bytes = 8 * _FIRST_WORDS
         keys = [shake(prefix + str(i).encode()).digest(32) for i in range(self.lo, self.lo + n)]
-        self.keys = keys
+        bot_keys: list[bytes] = []
         chunks: list[bytes] = []
         append = chunks.append
         for key in keys:
             if deal_bytes:
                 append(shake(key + b"|deal/shuffle").digest(deal_bytes))
-            append(shake(key + b"|bot/0/0").digest(bot_bytes))
-            append(shake(key + b"|bot/1/0").digest(bot_bytes))
+            key0 = shake(key + b"|child/bot/0").digest(32)
+            key1 = shake(key + b"|child/bot/1").digest(32)
+            bot_keys += (key0, key1)
+            append(shake(key0 + b"|bot/0/0").digest(bot_bytes))
+            append(shake(key1 + b"|bot/1/0").digest(bot_bytes))
+        self.bot_keys = bot_keys
         per_game = self.shuffle_words * (deal_bytes > 0) + 2 * _FIRST_WORDS
         raw = np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64)
         raw = raw.reshape(n, per_game)
@@ -287,10 +295,7 @@ class _Batch:
         return raw[:, : self.shuffle_words]
 
     def _seed_of(self, key: bytes) -> Seed:
-        seed = Seed.__new__(Seed)
-        seed.value = self.master.value
-        seed.key = key
-        return seed
+        return Seed.from_key(key, self.master.reproducible)
 
     def _extend_words(self, games: I64) -> None:
         """Make the full 32-word first block of both bots' streams for these batch games."""
@@ -299,8 +304,8 @@ class _Batch:
         for g in games.tolist():
             if self.full_words[g]:
                 continue
-            key = self.keys[g]
             for seat in range(2):
+                key = self.bot_keys[2 * g + seat]
                 data = shake(key + f"|bot/{seat}/0".encode()).digest(8 * _BLOCK_WORDS)
                 rows[g, seat] = np.frombuffer(data, dtype="<u8")
             self.full_words[g] = True

@@ -31,7 +31,7 @@ from sixtysix.sim.output import (
     output_kind,
     require_pyarrow,
 )
-from sixtysix.sim.simulate import BotSpec, GameResult, Summary, fast_path, play_game
+from sixtysix.sim.simulate import BotSpec, GameResult, Summary, fast_path, play_game, seat_bots
 
 #: Largest seed the Parquet ``seed`` column (int64) holds.
 _INT64_MAX = (1 << 63) - 1
@@ -132,7 +132,7 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     summary = Summary(job.variant.seats)
     for m in range(start, stop):
         seed = job.master.child(("match", m))
-        players = [cls(s, seed, params).choose for s, (cls, params) in enumerate(job.bots)]
+        players = [bot.choose for bot in seat_bots(job.bots, seed)]
         result = play_match(job.variant, players, seed)
         summary.games += 1
         for outcome in result.outcomes:

@@ -34,10 +34,7 @@ def game_seed(row: Mapping[str, Any]) -> Seed:
         raise OutputError(f"game {row['index']}: 'key' is not hex") from None
     if len(key) != 32:
         raise OutputError(f"game {row['index']}: 'key' must be 32 bytes")
-    seed = Seed(0)
-    seed.value = None
-    seed.key = key
-    return seed
+    return Seed.from_key(key)
 
 
 def row_record(row: Mapping[str, Any], registry: Registry) -> Record:

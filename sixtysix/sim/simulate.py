@@ -2,7 +2,8 @@
 
 Each game ``i`` draws all its randomness from ``seed.child(("game", i))``: the deal, the
 dealer and the bots' choices. So a game's result depends only on the master seed and its
-index, never on which worker played it or in what order.
+index, never on which worker played it or in what order. Each bot is given a child of that
+seed of its own (:func:`seat_bots`), never the seed the cards are shuffled from.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.random_bot import RandomBot
+from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
@@ -49,10 +51,18 @@ def play_one(
 ) -> DealState:
     """One deal dealt from ``seed`` and played to its end; ``state.history`` holds the actions.
 
-    The bots draw from ``bot_seed`` (by default ``seed`` itself, as a simulation's games do;
-    a tournament deals from one seed and seeds each seating's bots separately).
+    The bots are seeded from ``bot_seed`` (by default ``seed`` itself, as a simulation's games
+    do: each bot gets a child of it, see :func:`seat_bots`; a tournament deals from one seed
+    and seeds each seating's bots separately).
     """
     return play_setup(variant, bots, variant.deal(seed, ("deal",), dealer), bot_seed or seed)
+
+
+def seat_bots(bots: Sequence[BotSpec], seed: Seed) -> list[Bot]:
+    """The bot of each seat, seat ``s`` seeded with ``seed.child(("bot", s))``: a branch of
+    its own, from which neither ``seed``'s other draws (the shuffle) nor another seat's can be
+    recomputed."""
+    return [cls(s, seed.child(("bot", s)), params) for s, (cls, params) in enumerate(bots)]
 
 
 def play_setup(
@@ -60,7 +70,7 @@ def play_setup(
 ) -> DealState:
     """The deal ``setup`` played to its end by ``bots`` seeded from ``bot_seed``."""
     state = variant.new_deal(setup)
-    players = [cls(s, bot_seed, params) for s, (cls, params) in enumerate(bots)]
+    players = seat_bots(bots, bot_seed)
     # A random bot's choice depends only on the number of legal actions, so it can pick from
     # the engine's list without a view being built: the same games, several times faster.
     direct = [type(p) is RandomBot for p in players]
@@ -72,7 +82,7 @@ def play_setup(
             assert isinstance(p, RandomBot)
             state.apply_legal(p.pick(legal_actions()))
         else:
-            state.apply(p.choose(state.view(s)))
+            state.apply_legal(canonical_action(p.choose(state.view(s)), s, legal_actions()))
     return state
 
 
@@ -247,7 +257,7 @@ def simulate_matches(
     try:
         for m in range(matches):
             mseed = seed.child(("match", m))
-            players = [cls(s, mseed, params).choose for s, (cls, params) in enumerate(bots)]
+            players = [bot.choose for bot in seat_bots(bots, mseed)]
             result = play_match(variant, players, mseed)
             summary.games += 1
             for outcome in result.outcomes:

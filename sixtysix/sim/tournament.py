@@ -9,8 +9,8 @@ Design, and why:
   the bots moving one seat on each time (rotation ``r`` puts bot ``table[(s + r) % k]`` in
   seat ``s``). Each bot so holds each hand of each deal against each opponent: luck of the
   cards cancels within a deal, which is what makes small tournaments informative. The bots
-  of table ``t``, rotation ``r`` draw from ``master.child(("deal", d, "table", t,
-  "rotation", r))``.
+  of table ``t``, rotation ``r`` are seeded from ``master.child(("bots", d, "table", t,
+  "rotation", r))``, seat ``s`` with its ``child(("bot", s))``: branches apart from the deal's.
 * **Comparisons.** In every game each pair of bots at the table is compared by game points:
   more wins (1), equal ties (1/2 each). Ratings are the Bradley-Terry model fitted to those
   comparisons, on the Elo scale (:func:`sixtysix.sim.stats.bradley_terry`), with intervals
@@ -89,7 +89,7 @@ def play_tournament_chunk(job: TournamentJob, start: int, stop: int) -> Tourname
         for t, table in enumerate(job.tables):
             for r in range(k):
                 seated = [job.bots[table[(s + r) % k]] for s in range(k)]
-                bot_seed = job.master.child(("deal", d, "table", t, "rotation", r))
+                bot_seed = job.master.child(("bots", d, "table", t, "rotation", r))
                 state = play_setup(variant, seated, setup, bot_seed)
                 assert state.outcome is not None
                 points.extend(state.outcome.game_points)

@@ -156,7 +156,10 @@ class BotKit:
     """The conformance suite for one bot class, played in the given variants.
 
     By default the bot plays every built-in variant, so a bot that only understands card
-    plays fails on the trump call of three-player 66 here rather than in a tournament.
+    plays fails on the trump call of three-player 66 here rather than in a tournament. Every
+    answer must be a legal action in its plain form (an ``int`` or ``Action`` exactly), the
+    bot must leave what it is given unchanged, and its choices must depend on its view and
+    seed alone (``bot_view_only``: ``4 * deals`` positions per variant).
     """
 
     def __init__(
@@ -187,6 +190,12 @@ class BotKit:
                 Check(
                     f"bot_reproducible[{label}]",
                     self._bind(bot_checks.check_bot_reproducible, variant, seed),
+                )
+            )
+            out.append(
+                Check(
+                    f"bot_view_only[{label}]",
+                    self._bind(bot_checks.check_bot_view_only, variant, seed),
                 )
             )
         return out

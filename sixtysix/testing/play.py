@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sixtysix.core.cards import mask_of
+from sixtysix.core.cards import iter_mask, mask_of
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
@@ -67,3 +69,33 @@ def hidden_from(state: DealState, seat: int) -> int:
     if state.phase == Phase.TRUMP_CALL:
         hidden |= mask_of(state.setup.hands[seat][state.rules.call_after :])
     return hidden
+
+
+def redeal_unseen(state: DealState, seat: int, seed: Seed, k: int) -> DealSetup | None:
+    """Permutation ``k`` of the cards ``seat`` cannot see among the places it cannot see
+    (None when there is nothing to permute); it may break what play revealed (a void)."""
+    hidden = list(iter_mask(hidden_from(state, seat)))
+    if len(hidden) < 2:
+        return None
+    shuffled = seed.shuffled(hidden, ("redeal", k))
+    return state.setup.relabel(dict(zip(hidden, shuffled, strict=True)))
+
+
+def consistent_redeal(
+    variant: Variant, state: DealState, seat: int, seed: Seed, tries: int = 12
+) -> DealSetup | None:
+    """The deal of ``state`` with the cards ``seat`` cannot see dealt differently, such that
+    every action so far is still legal (the first of ``tries`` permutations that is), or None.
+    """
+    for k in range(tries):
+        other = redeal_unseen(state, seat, seed, k)
+        if other is None:
+            return None
+        alt = variant.new_deal(other)
+        try:
+            for _, action in state.history:
+                alt.apply(action)
+        except IllegalActionError:
+            continue  # the permutation broke what play revealed (a void): try another
+        return other
+    return None

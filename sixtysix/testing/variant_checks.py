@@ -16,7 +16,7 @@ from enum import Enum
 
 from sixtysix.bots.base import Bot
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
-from sixtysix.core.cards import iter_mask, mask_of, mask_points
+from sixtysix.core.cards import mask_of, mask_points
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError, OptionError
 from sixtysix.core.match import play_match
@@ -33,6 +33,7 @@ from sixtysix.plugins.manager import Registry
 from sixtysix.testing.play import (
     MAX_STEPS,
     choose,
+    consistent_redeal,
     fail,
     hidden_from,
     located,
@@ -349,7 +350,7 @@ def check_match(variant: Variant, seed: Seed, matches: int = 2) -> None:
     registry = registry_for(type(variant))
     for m in range(matches):
         mseed = seed.child(("match", m))
-        bots = [RandomBot(s, mseed) for s in range(variant.seats)]
+        bots = [RandomBot(s, mseed.child(("bot", s))) for s in range(variant.seats)]
         try:
             result = play_match(variant, [b.choose for b in bots], mseed, max_deals=500)
         except RuntimeError as exc:
@@ -438,14 +439,6 @@ def check_views(variant: Variant, seed: Seed, deals: int = 8) -> None:
             step += 1
 
 
-def _redeal_unseen(state: DealState, seat: int, seed: Seed, k: int) -> DealSetup | None:
-    hidden = list(iter_mask(hidden_from(state, seat)))
-    if len(hidden) < 2:
-        return None
-    shuffled = seed.shuffled(hidden, ("redeal", k))
-    return state.setup.relabel(dict(zip(hidden, shuffled, strict=True)))
-
-
 def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> None:
     """A view is unchanged when the cards its seat cannot see are dealt differently."""
     stream = seed.stream(("choices",))
@@ -458,23 +451,18 @@ def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> Non
         if state.is_over:
             continue
         seat = stream.below(state.n)
-        for k in range(12):
-            other = _redeal_unseen(state, seat, seed.child(("deal", number)), k)
-            if other is None:
-                break
-            alt = variant.new_deal(other)
-            try:
-                for _, a in state.history:
-                    alt.apply(a)
-            except IllegalActionError:
-                continue  # the permutation broke what play revealed (a void): try another
-            compared += 1
-            if alt.view(seat) != state.view(seat):
-                raise fail(
-                    f"{describe(variant)}, deal {number + 1}: seat {seat}'s view changed when"
-                    " only cards it cannot see were dealt differently"
-                )
-            break
+        other = consistent_redeal(variant, state, seat, seed.child(("deal", number)))
+        if other is None:
+            continue
+        alt = variant.new_deal(other)
+        for _, a in state.history:
+            alt.apply(a)
+        compared += 1
+        if alt.view(seat) != state.view(seat):
+            raise fail(
+                f"{describe(variant)}, deal {number + 1}: seat {seat}'s view changed when"
+                " only cards it cannot see were dealt differently"
+            )
     if compared == 0:
         raise fail(f"{describe(variant)}: no position could be compared; play more deals")
 

@@ -18,7 +18,7 @@ from sixtysix.bots import sampling
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.pimc import Budget, Estimate, PimcBot, estimate
-from sixtysix.core.actions import CLOSE, parse_action
+from sixtysix.core.actions import ACTION_NAMES, CLOSE, parse_action
 from sixtysix.core.cards import FULL_DECK, JACK, NINES_MASK
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.options import Options, option
@@ -121,7 +121,7 @@ def test_manual_claims_and_concessions_are_decided_too() -> None:
         for number in range(6):
             bots: list[Bot] = [PimcBot(s, Seed(number), TINY) for s in range(variant.seats)]
             state = play(variant, bots, 50 + number)
-            seen |= {str(a) for _, a in state.history}
+            seen |= {ACTION_NAMES[a] for _, a in state.history}
     assert "claim" in seen  # manual mode: the deal ends only by a claim or the last card
 
 

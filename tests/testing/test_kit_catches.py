@@ -268,7 +268,7 @@ class _MoodyBot(Bot):
 
 
 def test_bot_choosing_an_illegal_action_is_caught() -> None:
-    with pytest.raises(ConformanceError, match="not one of"):
+    with pytest.raises(ConformanceError, match="not a legal action"):
         BotKit(_PickyBot, deals=4).run()
 
 

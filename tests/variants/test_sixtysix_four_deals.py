@@ -163,7 +163,7 @@ def test_simulate_four_deal_matches() -> None:
     master = Seed(2)
     for m in range(6):
         mseed = master.child(("match", m))
-        bots = [RandomBot(s, mseed) for s in range(2)]
+        bots = [RandomBot(s, mseed.child(("bot", s))) for s in range(2)]  # as the CLI seeds them
         match = play_match(variant, [b.choose for b in bots], mseed)
         for s in match.winners:
             wins[s] += 1
