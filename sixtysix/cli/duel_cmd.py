@@ -87,7 +87,7 @@ def duel(
     from sixtysix.bots.levels import resolve_player
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
-    from sixtysix.sim.duel import BotFailure, Contestant, DealResult, iter_deals, summarize
+    from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
@@ -127,8 +127,6 @@ def duel(
                 bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
-    except BotFailure as exc:
-        raise click.ClickException(str(exc)) from None
     summary = summarize(
         v.name,
         (contestants[0].label, contestants[1].label),
@@ -153,6 +151,7 @@ def _print(summary: object) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from sixtysix.core.turn import describe
     from sixtysix.sim.duel import A, B, DuelSummary, Interval, TimeStats
 
     assert isinstance(summary, DuelSummary)
@@ -199,3 +198,8 @@ def _print(summary: object) -> None:
         f"drawn games: {s.draws}; game points per deal, A minus B: {num(s.margin)}",
         highlight=False,
     )
+    if any(s.faults):
+        console.print(
+            f"faults (each forfeited a game): A {describe(s.faults[A])}, B {describe(s.faults[B])}",
+            highlight=False,
+        )

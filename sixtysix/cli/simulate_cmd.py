@@ -238,3 +238,15 @@ def _report(
     for reason, count in sorted(summary.reasons.items(), key=lambda kv: -kv[1]):
         reasons.add_row(reason, str(count), f"{100 * count / summary.deals:.1f}")
     console.print(reasons)
+    if summary.faults:
+        from sixtysix.core.turn import describe
+
+        console.print(
+            "Faults (each forfeited a deal): "
+            + "; ".join(
+                f"seat {s} ({bot_names[s]}) {describe(summary.faults_of(s))}"
+                for s in range(summary.seats)
+                if summary.faults_of(s)
+            ),
+            highlight=False,
+        )

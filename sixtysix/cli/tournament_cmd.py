@@ -154,6 +154,7 @@ def _report(
             "standings": [s.as_json() for s in standings],
             "pairs": [p.as_json() for p in contest.pair_scores()],
             "reasons": dict(sorted(contest.tally.reasons.items())),
+            "faults": sum(contest.tally.faults.values()),
             "seconds": round(report.seconds, 3),
             "backend": report.backend,
             "workers": report.workers,
@@ -164,6 +165,8 @@ def _report(
         return
     from rich.console import Console
     from rich.table import Table
+
+    from sixtysix.core.turn import describe
 
     console = Console()
     note = " (interrupted)" if report.interrupted else ""
@@ -191,6 +194,12 @@ def _report(
             str(s.games),
         )
     console.print(table)
+    if contest.tally.faults:
+        console.print(
+            "Faults (each forfeited a game): "
+            + "; ".join(f"{s.name} {describe(s.faults)}" for s in standings if s.faults),
+            highlight=False,
+        )
     pairs = Table(title="Head to head: the row bot's score % against the column bot")
     pairs.add_column("")
     for n in contest.names:

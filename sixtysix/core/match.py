@@ -7,24 +7,37 @@ players through their ``choose`` method. The loop hands each seat its own view a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
+from sixtysix.core.turn import Fault, Turn
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
 Player = Callable[[View], int]
 
 
-def play_deal(state: DealState, players: Sequence[Player]) -> Outcome:
-    """Play a deal to its end, asking each seat's player with that seat's view."""
+def play_deal(
+    state: DealState, players: Sequence[Player], faults: list[Fault] | None = None
+) -> Outcome:
+    """Play a deal to its end, asking each seat's player with that seat's view.
+
+    With a ``faults`` list, a player's fault forfeits the deal and is appended there (the
+    referee's way); without one, whatever a player raises propagates (a test's way).
+    """
     while state.phase != Phase.OVER:
         seat = state.to_act
-        state.apply(players[seat](state.view(seat)))
+        if faults is None:
+            state.apply(players[seat](state.view(seat)))
+            continue
+        with Turn(state, seat) as turn:
+            state.apply(players[seat](state.view(seat)))
+        if turn.fault is not None:
+            faults.append((turn.fault.seat, str(turn.fault.kind)))
     assert state.outcome is not None
     return state.outcome
 
@@ -35,6 +48,8 @@ class MatchResult:
     outcomes: list[Outcome]
     totals: list[int]
     winners: list[int]
+    #: The faults of the match's players, when it was played with ``faults=True``.
+    faults: list[Fault] = field(default_factory=list)
 
 
 def play_match(
@@ -44,13 +59,19 @@ def play_match(
     path: tuple[int | str, ...] = (),
     max_deals: int = 10_000,
     on_deal: Callable[[DealSetup, DealState], None] | None = None,
+    faults: bool = False,
 ) -> MatchResult:
     """Play deals until the variant's match format ends the match (a seat's total at the
-    target, or a fixed number of deals played); the first dealer is drawn."""
+    target, or a fixed number of deals played); the first dealer is drawn.
+
+    With ``faults``, a player's fault forfeits that deal only (the match goes on) and is
+    listed in the result; without, whatever a player raises propagates.
+    """
     n = variant.seats
     record = Record(variant.name, variant.options.diff(), seed.value)
     totals = [0] * n
     outcomes: list[Outcome] = []
+    seen: list[Fault] | None = [] if faults else None
     dealer = variant.first_dealer(seed, path)
     for number in range(max_deals):
         setup = variant.deal(seed, (*path, "deal", number), dealer)
@@ -59,12 +80,12 @@ def play_match(
         record.deals.append(deal_record)
         if on_deal is not None:
             on_deal(setup, state)
-        outcome = play_deal(state, players)
+        outcome = play_deal(state, players, seen)
         outcomes.append(outcome)
         for s in range(n):
             totals[s] += outcome.game_points[s]
         winners = variant.match_winners(totals, number + 1)
         if winners:
-            return MatchResult(record, outcomes, totals, winners)
+            return MatchResult(record, outcomes, totals, winners, seen or [])
         dealer = variant.next_dealer(dealer)
     raise RuntimeError(f"no match winner after {max_deals} deals")

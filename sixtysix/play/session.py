@@ -28,10 +28,12 @@ from rich.text import Text
 from sixtysix.bots.base import Bot
 from sixtysix.core.actions import ACTION_NAMES, MARRY
 from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.faults import PlayerFault
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.replay import Replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
+from sixtysix.core.turn import Turn
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
@@ -265,17 +267,32 @@ class Session:
                 return
             seat = state.to_act
             before = state.view(self.me)
+            fault: PlayerFault | None = None
             if seat == self.me:
-                action = self._human_turn(state)
-                if action is None:  # undone: the state was rebuilt
+                chosen = self._human_turn(state)
+                if chosen is None:  # undone: the state was rebuilt
                     continue
+                action = chosen
+                state.apply(action)
             else:
                 bot = self.setup.bots[seat]
                 assert bot is not None, f"no player for seat {seat}"
-                action = int(bot.choose(state.view(seat)))
-            state.apply(action)
+                # A bot's fault forfeits the deal (the one rule of core.faults).
+                with Turn(state, seat) as turn:
+                    action = int(bot.choose(state.view(seat)))
+                    state.apply(action)
+                fault = turn.fault
             self._save()
+            if fault is not None:
+                self._forfeited(fault)
+                return
             self._narrate(seat, action, before, state.view(self.me))
+
+    def _forfeited(self, fault: PlayerFault) -> None:
+        """Say that a player faulted and forfeits the deal (the one rule of core.faults)."""
+        text = self.tr._("{who} faulted ({kind}: {detail}) and forfeits the deal.")
+        who = seat_name(self.tr, fault.seat, self.me)
+        self.screen.say(text.format(who=who, kind=fault.kind, detail=fault.detail), "red")
 
     def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
         """Tell the person what just happened, from the person's own views."""

@@ -101,6 +101,7 @@ def play_sim_chunk(job: SimJob, start: int, stop: int) -> SimChunk:
     results, durations = play_games(job, start, stop)
     summary = Summary(job.variant.seats)
     summary.add_outcomes(r.outcome for r in results)
+    summary.add_faults(f for r in results for f in r.faults)
     payload = None
     if job.encoder is not None:
         master = job.master
@@ -133,7 +134,8 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     for m in range(start, stop):
         seed = job.master.child(("match", m))
         players = [cls(s, seed, params).choose for s, (cls, params) in enumerate(job.bots)]
-        result = play_match(job.variant, players, seed)
+        result = play_match(job.variant, players, seed, faults=True)
+        summary.add_faults(result.faults)
         summary.games += 1
         for outcome in result.outcomes:
             summary.add_deal(str(outcome.reason), outcome.game_points)

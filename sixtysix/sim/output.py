@@ -14,7 +14,13 @@ A row (format ``sixtysix-sim/1``) holds everything needed to play its game again
 - ``dealer``: the dealer's seat;
 - ``reason``, ``game_points``, ``points``, ``tricks``: the result, as in a replay's ``result``;
 - ``duration``: seconds spent on the game; on the vectorised path, which plays whole batches
-  at once, the batch's time divided by its games.
+  at once, the batch's time divided by its games;
+- ``faults``: only when a player faulted (the game then ended by forfeit), the list of
+  ``{"seat": S, "kind": K}`` (``kind`` one of :class:`~sixtysix.core.faults.FaultKind`). In
+  JSON Lines the field is absent when there is none, so rows without faults are exactly those
+  of earlier versions; in Parquet it is a column of lists, empty when there is none (read back
+  as a row without the field), and files without the column (written before it existed) are
+  still read and resumed.
 
 Rows are written as soon as a chunk of games finishes, so an interrupted run keeps every
 finished game. Within a chunk rows are in index order; with several workers chunks may
@@ -67,6 +73,8 @@ _SUFFIXES: dict[str, Kind] = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
+#: The optional field that lists a game's faults (absent from older files).
+FAULTS = "faults"
 #: Rows buffered before a Parquet row group is written.
 ROW_GROUP = 65_536
 
@@ -182,7 +190,7 @@ class RowEncoder:
                 f'"game_points":[{",".join(map(str, o.game_points))}],'
                 f'"points":[{",".join(map(str, o.points))}],'
                 f'"tricks":[{",".join(map(str, o.tricks))}],'
-                f'"duration":{d:.6f}}}\n'
+                f'"duration":{d:.6f}{_jsonl_faults(r.faults)}}}\n'
             )
         return "".join(lines).encode()
 
@@ -210,8 +218,31 @@ class RowEncoder:
             "points": [list(r.outcome.points) for r in results],
             "tricks": [list(r.outcome.tricks) for r in results],
             "duration": list(durations),
+            FAULTS: [[{"seat": s, "kind": k} for s, k in r.faults] for r in results],
         }
         return pa.RecordBatch.from_pydict(columns, schema=parquet_schema())
+
+
+def _jsonl_faults(faults: Sequence[tuple[int, str]]) -> str:
+    """The ``faults`` field of a JSON Lines row, with its leading comma; none: nothing."""
+    if not faults:
+        return ""
+    return ',"faults":' + _compact([{"seat": s, "kind": k} for s, k in faults])
+
+
+def faults_type() -> pa.DataType:
+    import pyarrow as pa
+
+    return pa.list_(pa.struct([("seat", pa.int64()), ("kind", pa.string())]))
+
+
+def with_faults(table: pa.Table) -> pa.Table:
+    """``table`` with a ``faults`` column (empty lists for a file written before it existed)."""
+    import pyarrow as pa
+
+    if FAULTS in table.column_names:
+        return table
+    return table.append_column(FAULTS, pa.array([[]] * table.num_rows, type=faults_type()))
 
 
 def parquet_schema() -> pa.Schema:
@@ -234,6 +265,7 @@ def parquet_schema() -> pa.Schema:
             ("points", ints),
             ("tricks", ints),
             ("duration", pa.float64()),
+            (FAULTS, faults_type()),
         ],
         metadata={"format": FORMAT},
     )
@@ -279,7 +311,8 @@ class ParquetSink:
         self._buffer: list[pa.RecordBatch] = []
         self._buffered = 0
         if existing is not None and existing.num_rows:
-            self._writer.write_table(existing.cast(parquet_schema()), row_group_size=ROW_GROUP)
+            existing = with_faults(existing).cast(parquet_schema())
+            self._writer.write_table(existing, row_group_size=ROW_GROUP)
 
     def write(self, payload: object) -> None:
         import pyarrow as pa
@@ -351,6 +384,15 @@ def _check_row(row: object, where: str) -> dict[str, Any]:
             raise OutputError(f"{where}: '{name}' must be a string")
     if not is_int(row["dealer"]):
         raise OutputError(f"{where}: 'dealer' must be a seat number")
+    faults = row.get(FAULTS, [])
+    if not isinstance(faults, list) or not all(
+        isinstance(f, dict)
+        and is_int(f.get("seat"))
+        and 0 <= f["seat"] < seats
+        and isinstance(f.get("kind"), str)
+        for f in faults
+    ):
+        raise OutputError(f"{where}: 'faults' must list {{seat, kind}} objects")
     return row
 
 
@@ -394,7 +436,7 @@ def read_parquet(path: Path) -> pa.Table:
     missing = [f for f in FIELDS if f not in table.column_names]
     if missing:
         raise OutputError(f"{path}: not a sixtysix simulation file (no {', '.join(missing)})")
-    return table.select(list(FIELDS))
+    return table.select([*FIELDS, *([FAULTS] if FAULTS in table.column_names else [])])
 
 
 def parquet_rows(table: pa.Table, where: str) -> Iterator[dict[str, Any]]:
@@ -404,6 +446,8 @@ def parquet_rows(table: pa.Table, where: str) -> Iterator[dict[str, Any]]:
             row["options"] = json.loads(row["options"])
         except (TypeError, json.JSONDecodeError):
             raise OutputError(f"{where}, row {number}: 'options' is not a JSON object") from None
+        if not row.get(FAULTS, True):
+            del row[FAULTS]  # no fault: the row is what a JSON Lines file holds
         yield _check_row(row, f"{where}, row {number}")
 
 
@@ -470,6 +514,7 @@ def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> 
     existing = None
     dropped = 0
     tally: Counter[tuple[str, tuple[int, ...]]] = Counter()
+    faults: Counter[tuple[int, str]] = Counter()
     if kind == "parquet":
         existing = read_parquet(path)
         rows: Iterator[dict[str, Any]] = parquet_rows(existing, str(path))
@@ -492,8 +537,10 @@ def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> 
         done[i] = 1
         count += 1
         tally[(row["reason"], tuple(row["game_points"]))] += 1
+        faults.update((f["seat"], f["kind"]) for f in row.get(FAULTS) or ())
     for (reason, gps), n in tally.items():
         summary.add_game(reason, gps, n)
+    summary.add_faults(faults)
     if dropped:
         with path.open("r+b") as f:
             f.truncate(path.stat().st_size - dropped)
