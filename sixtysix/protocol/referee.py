@@ -207,8 +207,8 @@ class ExternalPlayer:
         #: The variants it plays (``*``: any), from its hello.
         self.variants: tuple[str, ...] = ()
         self.seat = -1
-        #: Processes started so far (the first, then one after each fault).
-        self.starts = 0
+        #: Process ids of every process started so far (the first, then one after each fault).
+        self.pids: list[int] = []
         self._variant: Variant | type[Variant] | str | None = None
         self._match: Variant | None = None
         self._proc: subprocess.Popen[bytes] | None = None
@@ -332,7 +332,7 @@ class ExternalPlayer:
                 self.seat, FaultKind.CRASH, f"cannot run {self.argv[0]}: {exc.strerror or exc}"
             ) from None
         self._proc = proc
-        self.starts += 1
+        self.pids.append(proc.pid)
         with _LIVE_LOCK:
             _LIVE.add(self)
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
