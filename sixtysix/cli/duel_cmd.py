@@ -14,6 +14,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 
 
@@ -42,6 +43,7 @@ from sixtysix.cli.localized import LocalizedCommand
     show_default=True,
     help="Worker processes (results do not depend on it; times per move get noisier).",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -58,6 +60,8 @@ def duel(
     preset: str | None,
     options: tuple[str, ...],
     jobs: int,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -74,7 +78,8 @@ def duel(
     (mean, median and 95th percentile of its own thinking time).
 
     A bot is NAME or NAME:key=value,... (`sixtysix bots` lists them), or a difficulty level
-    @easy, @medium, @hard, @expert (with extra parameters as @hard:seed=3).
+    @easy, @medium, @hard, @expert (with extra parameters as @hard:seed=3), or an external
+    program as exec:PROGRAM [ARGS...] (one process per seat; a fault forfeits that game).
 
     \b
     Examples:
@@ -84,6 +89,12 @@ def duel(
 
     Ctrl-C stops early and reports every deal finished so far (exit status 130).
     """
+    from sixtysix.bots.external import (
+        check_exec,
+        exec_bot_class,
+        is_exec_spec,
+        players_closed,
+    )
     from sixtysix.bots.levels import resolve_player
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
@@ -91,10 +102,16 @@ def duel(
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    contestants = tuple(
-        Contestant(label, cls, params)
-        for label, cls, params in (resolve_player(b, reg) for b in (bot_a, bot_b))
-    )
+    limits = deadlines(start_timeout, move_timeout)
+
+    def contestant(spec: str) -> Contestant:
+        if is_exec_spec(spec):
+            cls = exec_bot_class(spec, v, limits)
+            return Contestant(cls.name, cls)
+        return Contestant(*resolve_player(spec, reg))
+
+    contestants = (contestant(bot_a), contestant(bot_b))
+    check_exec(c.cls for c in contestants)
     master = Seed(seed)
     show = sys.stderr.isatty() if progress is None else progress
     results: list[DealResult] = []
@@ -120,7 +137,7 @@ def duel(
     )
     start = time.perf_counter()
     try:
-        with bar:
+        with players_closed(), bar:
             task = bar.add_task("duel", total=deals)
             for result in iter_deals(v, contestants, master, deals, jobs):
                 results.append(result)

@@ -16,6 +16,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
@@ -49,7 +50,8 @@ if TYPE_CHECKING:
     default="random",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help="Bot per seat (one name for all seats); parameters as name:key=value.",
+    help="Bot per seat (one name for all seats); parameters as name:key=value;"
+    " exec:PROGRAM [ARGS...] for an external program.",
 )
 @option_assignments()
 @backend_options()
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Continue the --out FILE of an earlier run of this same command up to --games.",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -85,6 +88,8 @@ def simulate(
     address: str | None,
     out: Path | None,
     resume: bool,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -106,6 +111,7 @@ def simulate(
     Ctrl-C stops after the games in progress, keeps every finished game (in the totals and
     in --out) and exits with status 130; --resume continues from there.
     """
+    from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.sim.backends import StopFlag, stop_notice
@@ -113,7 +119,8 @@ def simulate(
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    names, bot_specs = parse_bots(reg, bots, v.seats, v.name)
+    limits = deadlines(start_timeout, move_timeout)
+    names, bot_specs = parse_bots(reg, bots, v.seats, v.name, v, limits)
     if resume and out is None:
         raise InputError("--resume needs --out FILE: the file to continue")
     if matches is not None and out is not None:
@@ -122,6 +129,7 @@ def simulate(
     total = matches if matches is not None else games
     unit = "matches" if matches is not None else "games"
     with (
+        players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
         progress_bar(v.name, total, unit, progress) as (advance, start_at),

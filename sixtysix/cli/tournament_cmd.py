@@ -15,6 +15,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
     "--bots",
     required=True,
     metavar="BOT,BOT[,...]",
-    help="The entrants (at least as many as the variant has seats); parameters as name:k=v.",
+    help="The entrants (at least as many as the variant has seats); parameters as name:k=v;"
+    " exec:PROGRAM [ARGS...] for an external program.",
 )
 @click.option(
     "--deals",
@@ -59,6 +61,7 @@ if TYPE_CHECKING:
     metavar="FILE.png",
     help="Also draw the ratings with their intervals to FILE (sixtysix[plot]).",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -78,6 +81,8 @@ def tournament(
     address: str | None,
     bootstrap: int,
     plot: Path | None,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -97,6 +102,7 @@ def tournament(
 
     Ctrl-C stops after the deals in progress and rates the finished ones (exit status 130).
     """
+    from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.sim.backends import StopFlag, stop_notice
@@ -105,7 +111,8 @@ def tournament(
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    _, bot_specs = parse_bots(reg, bots, None)
+    limits = deadlines(start_timeout, move_timeout)
+    _, bot_specs = parse_bots(reg, bots, None, v.name, v, limits)
     names = [bot_label(cls.name, params) for cls, params in bot_specs]
     if plot is not None:
         from sixtysix.sim.plot import check_plot_path
@@ -114,6 +121,7 @@ def tournament(
     job = TournamentJob.round_robin(v, bot_specs, Seed(seed))
     contest = Tournament(job, names)
     with (
+        players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
         progress_bar(v.name, deals, "deals", progress) as (advance, _),

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import deal_over, match_over
 from sixtysix.core.actions import ACTION_NAMES, MARRY
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.faults import PlayerFault
@@ -318,6 +319,7 @@ class Session:
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
         assert outcome is not None
+        deal_over(self.setup.bots, state)
         for s in range(state.n):
             self.totals[s] += outcome.game_points[s]
         self.completed += 1
@@ -494,6 +496,7 @@ class Session:
     # ----------------------------------------------------------------- endings
 
     def _finish_match(self, winners: Sequence[int]) -> SessionResult:
+        match_over(self.setup.bots, self.totals, winners)
         tr = self.tr
         names = ", ".join(seat_name(tr, s, self.me) for s in winners)
         self.screen.say(tr._("Match over. Winner: {names}.").format(names=names), "bold green")

@@ -35,6 +35,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import deal_over
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
@@ -147,6 +148,7 @@ def play_game(
             state.apply(action)
         if turn.fault is not None:
             faults.append((turn.fault.seat, str(turn.fault.kind)))
+    deal_over(bots, state)
     assert state.outcome is not None
     closed_with = state.talon_size if state.closed_by >= 0 else 0
     return GameResult(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sixtysix.bots.external import MatchNotices
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
@@ -133,8 +134,11 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     summary = Summary(job.variant.seats)
     for m in range(start, stop):
         seed = job.master.child(("match", m))
-        players = [cls(s, seed, params).choose for s, (cls, params) in enumerate(job.bots)]
-        result = play_match(job.variant, players, seed, faults=True)
+        bots = [cls(s, seed, params) for s, (cls, params) in enumerate(job.bots)]
+        notices = MatchNotices(bots)
+        choose = [b.choose for b in bots]
+        result = play_match(job.variant, choose, seed, on_deal=notices.on_deal, faults=True)
+        notices.finish(result.totals, result.winners)
         summary.add_faults(result.faults)
         summary.games += 1
         for outcome in result.outcomes:

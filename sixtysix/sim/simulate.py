@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import MatchNotices, deal_over
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome
@@ -90,6 +91,7 @@ def play_setup(
                 state.apply(p.choose(state.view(s)))
             if turn.fault is not None and faults is not None:
                 faults.append((turn.fault.seat, str(turn.fault.kind)))
+    deal_over(players, state)
     return state
 
 
@@ -276,8 +278,11 @@ def simulate_matches(
     try:
         for m in range(matches):
             mseed = seed.child(("match", m))
-            players = [cls(s, mseed, params).choose for s, (cls, params) in enumerate(bots)]
-            result = play_match(variant, players, mseed, faults=True)
+            seated = [cls(s, mseed, params) for s, (cls, params) in enumerate(bots)]
+            notices = MatchNotices(seated)
+            choose = [b.choose for b in seated]
+            result = play_match(variant, choose, mseed, on_deal=notices.on_deal, faults=True)
+            notices.finish(result.totals, result.winners)
             summary.add_faults(result.faults)
             summary.games += 1
             for outcome in result.outcomes:
