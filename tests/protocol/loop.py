@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.core.cards import cards_of
@@ -24,9 +24,18 @@ class Played:
     fault: PlayerFault | None = None
 
 
-def play_deal(state: DealState, seats: Sequence[SeatPlayer], number: int) -> Played:
+#: Called with the true state when a deal starts and after each action (before the seats
+#: are told of it): a test's look at what was hidden when each message went out.
+Observe = Callable[[DealState], None]
+
+
+def play_deal(
+    state: DealState, seats: Sequence[SeatPlayer], number: int, observe: Observe | None = None
+) -> Played:
     played = Played()
     try:
+        if observe is not None:
+            observe(state)
         for player in seats:
             player.new_deal(number, state.dealer)
         while not state.is_over:
@@ -34,6 +43,8 @@ def play_deal(state: DealState, seats: Sequence[SeatPlayer], number: int) -> Pla
             action = seats[seat].choose(state.view(seat))
             state.apply(action)
             played.actions.append((seat, int(action)))
+            if observe is not None:
+                observe(state)
             for player in seats:
                 player.event(seat, action)
     except PlayerFault as fault:
@@ -51,7 +62,11 @@ def play_deal(state: DealState, seats: Sequence[SeatPlayer], number: int) -> Pla
 
 
 def play_match(
-    variant: Variant, seats: Sequence[SeatPlayer], seed: Seed, max_deals: int = 200
+    variant: Variant,
+    seats: Sequence[SeatPlayer],
+    seed: Seed,
+    max_deals: int = 200,
+    observe: Observe | None = None,
 ) -> list[Played]:
     """A match to its end, the deals from ``seed`` (path ``("deal", number)``)."""
     for s, player in enumerate(seats):
@@ -61,7 +76,7 @@ def play_match(
     dealer = variant.first_dealer(seed)
     for number in range(1, max_deals + 1):
         state = variant.new_deal(variant.deal(seed, ("deal", number), dealer))
-        played = play_deal(state, seats, number)
+        played = play_deal(state, seats, number, observe)
         deals.append(played)
         assert played.outcome is not None
         totals = [t + g for t, g in zip(totals, played.outcome.game_points, strict=True)]
