@@ -26,9 +26,10 @@ Fault = tuple[int, str]
 
 
 def as_fault(exc: Exception, seat: int) -> PlayerFault:
-    """The fault an exception raised during ``seat``'s turn stands for."""
+    """The fault an exception raised during ``seat``'s turn stands for (always ``seat``'s:
+    whatever goes wrong in a turn is the fault of the seat to act)."""
     if isinstance(exc, PlayerFault):
-        return exc
+        return exc if exc.seat == seat else PlayerFault(seat, exc.kind, exc.detail)
     if isinstance(exc, IllegalActionError):
         return PlayerFault(seat, FaultKind.ILLEGAL, str(exc))
     return PlayerFault(seat, FaultKind.CRASH, f"{type(exc).__name__}: {exc}")
@@ -61,7 +62,7 @@ class Turn:
             return False
         fault = as_fault(exc, self.seat)
         if not self.state.is_over:
-            forfeit(self.state, fault.seat)
+            forfeit(self.state, self.seat)
         self.fault = fault
         return True
 

@@ -64,6 +64,12 @@ def test_an_exception_is_a_crash_and_a_player_fault_keeps_its_kind() -> None:
     with Turn(state, state.to_act) as turn:
         raise PlayerFault(state.to_act, FaultKind.TIMEOUT, "10 s")
     assert turn.fault is not None and turn.fault.kind == FaultKind.TIMEOUT
+    state = fresh_state()
+    seat = state.to_act
+    with Turn(state, seat) as turn:
+        raise PlayerFault(-1, FaultKind.GARBAGE, "a wrapper that lost its seat")
+    assert turn.fault is not None and turn.fault.seat == seat
+    assert state.outcome.game_points[seat] == 0
 
 
 def test_an_interrupt_is_not_a_fault() -> None:
