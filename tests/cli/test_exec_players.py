@@ -115,6 +115,38 @@ def test_simulate_and_tournament_take_exec_bots(tmp_path: Path) -> None:
     assert data["faults"] == 0
 
 
+def test_matches_with_an_exec_bot_equal_the_in_process_matches() -> None:
+    args = ["--matches", "3", "--seed", "6"]
+    external = run("simulate", "66", "--bots", f"{HEURISTIC},random", *args)
+    internal = run("simulate", "66", "--bots", "heuristic,random", *args)
+    for key in ("wins", "game_points", "deals", "reasons", "faults"):
+        assert external[key] == internal[key]
+
+
+def test_the_player_is_told_each_match_deal_event_and_result(tmp_path: Path) -> None:
+    log = tmp_path / "told"
+    body = f"""
+for msg in messages():
+    open({str(log)!r}, "a").write(msg["type"] + "\\n")
+    if msg["type"] == "hello":
+        hello()
+    elif msg["type"] == "decide":
+        first_legal(msg)
+    elif msg["type"] == "quit":
+        break
+"""
+    player = spec(write_player(tmp_path, body, "told.py"))
+    run("simulate", "66", "--bots", f"{player},first", "--matches", "1", "--seed", "2")
+    told = log.read_text().split()
+    assert told[0] == "hello" and told[-1] == "quit"  # the handshake check
+    match = told[told.index("quit") + 1 :]
+    assert match[:3] == ["hello", "match", "deal"] and match[-2:] == ["match_over", "quit"]
+    deals, results = match.count("deal"), match.count("result")
+    assert deals == results >= 1 and "event" in match and "decide" in match
+    # every result comes after its deal's events, before the next deal
+    assert all(match[i - 1] in ("event", "decide") for i, t in enumerate(match) if t == "result")
+
+
 # ---------------------------------------------------------------------- bad specs
 
 
