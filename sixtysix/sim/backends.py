@@ -209,8 +209,29 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         ctx.set_forkserver_preload(
             ["sixtysix.sim.jobs", "sixtysix.sim.tournament", "sixtysix.sim.fast_two_hand"]
         )
+        _start_forkserver_deaf_to_ctrl_c()
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _start_forkserver_deaf_to_ctrl_c() -> None:
+    """Start the forkserver with SIGINT ignored, so that its workers are born ignoring it.
+
+    A pool starts workers as it needs them; one started by the forkserver used to get Python's
+    Ctrl-C handler back until its initializer ran, and a Ctrl-C in that moment killed it and
+    broke the pool (a traceback instead of the finished games). An ignored signal stays ignored
+    across the server's exec and is what it hands its children.
+    """
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class LocalBackend(Backend):
