@@ -39,8 +39,9 @@ DEFAULT_START_TIMEOUT = 10.0
 DEFAULT_MOVE_TIMEOUT = 10.0
 #: Seconds a program has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE = 1.0
-#: Seconds to tell an exit from a closed output once the output ended.
-EXIT_GRACE = 0.5
+#: Seconds to tell an exit from a closed output once the output ended (waited in full only
+#: by a program that closed its output and runs on).
+EXIT_GRACE = 2.0
 #: Bytes of a program's stderr kept for error messages (the last ones).
 STDERR_KEEP = 4096
 EXEC_PREFIX = "exec:"
@@ -410,8 +411,8 @@ class ExternalPlayer:
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
-            if self._stderr_thread is not None:
-                self._stderr_thread.join(timeout=1.0)
+            if self._stderr_thread is not None:  # it reads to the end of the dead group's stderr
+                self._stderr_thread.join(timeout=2.0)
             if proc.stderr is not None:
                 proc.stderr.close()
         self._stderr_thread = None
@@ -420,9 +421,10 @@ class ExternalPlayer:
             self._dir = None
 
     def _fail(self, kind: FaultKind, detail: str) -> NoReturn:
-        """Kill the process and raise the fault (with the last stderr line, if any)."""
-        tail = self.stderr_tail()
+        """Kill the process and raise the fault (with the last stderr line, if any: read once
+        the process is gone, so nothing it wrote before is missed)."""
         self._kill()
+        tail = self.stderr_tail()
         if tail:
             detail = f"{detail} (stderr: {tail})"
         raise PlayerFault(self.seat, kind, detail)
