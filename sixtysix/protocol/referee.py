@@ -159,11 +159,16 @@ _LIVE_LOCK = threading.Lock()
 
 def close_all() -> None:
     """Close every external player this process started (drivers call it in ``finally``, so
-    Ctrl-C leaves no child behind; it also runs at exit)."""
-    with _LIVE_LOCK:
-        players = [p for p in _LIVE if p._owner == os.getpid()]
+    Ctrl-C leaves no child behind; it also runs at exit). All are asked to quit at once and
+    share one grace period."""
+    players = live_players()
     for player in players:
-        player.close()
+        player._ask_to_quit()
+    deadline = time.monotonic() + QUIT_GRACE
+    for player in players:
+        player._exit_status(max(0.0, deadline - time.monotonic()))
+    for player in players:
+        player._finish()
 
 
 def live_players() -> list[ExternalPlayer]:
@@ -292,18 +297,27 @@ class ExternalPlayer:
 
     def close(self) -> None:
         """Ask the program to quit, give it :data:`QUIT_GRACE` seconds, then kill its group."""
-        proc = self._proc
-        if proc is not None:
-            try:
-                self._write(messages.encode_line(messages.quit_message()), QUIT_GRACE)
-                assert proc.stdin is not None
-                proc.stdin.close()
-            except (PlayerFault, OSError):
-                pass
-            self._exit_status(QUIT_GRACE)
+        self._ask_to_quit()
+        self._exit_status(QUIT_GRACE)
+        self._finish()
+
+    def _finish(self) -> None:
+        """Kill what is left of the program and forget it."""
         self._kill()
         with _LIVE_LOCK:
             _LIVE.discard(self)
+
+    def _ask_to_quit(self) -> None:
+        """Send ``quit`` and end the program's input (once; a program that cannot take it
+        is killed at once)."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdin.closed:
+            return
+        try:
+            self._write(messages.encode_line(messages.quit_message()), QUIT_GRACE)
+            proc.stdin.close()
+        except (PlayerFault, OSError):
+            pass
 
     def stderr_tail(self) -> str:
         """The last line the program wrote on stderr (for error messages), or ``""``."""

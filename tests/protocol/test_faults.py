@@ -357,7 +357,11 @@ def test_a_well_behaved_player_quits_when_asked(tmp_path: Path, variant: Variant
 
 
 def test_close_all_closes_every_live_player(tmp_path: Path, variant: Variant) -> None:
-    players = [player(write_player(tmp_path, FIRST_LEGAL)) for _ in range(2)]
+    stubborn = "next(messages()); hello()\nwhile True:\n    time.sleep(1)\n"  # ignores quit
+    players = [
+        player(write_player(tmp_path, FIRST_LEGAL, name="good.py")),
+        player(write_player(tmp_path, stubborn, name="stubborn.py")),
+    ]
     for p in players:
         p.start(variant)
     assert set(players) <= set(live_players())
