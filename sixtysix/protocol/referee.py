@@ -241,9 +241,10 @@ class ExternalPlayer:
         """The process id of the current process (None when none runs)."""
         return None if self._proc is None else self._proc.pid
 
-    def start(self, variant: Variant | type[Variant] | str) -> None:
+    def start(self, variant: Variant | type[Variant] | str | None = None) -> None:
         """Start the program and shake hands; :class:`PlayerStartError` if it cannot play
-        ``variant`` (or cannot start, or answers wrongly)."""
+        ``variant`` (a variant, or its name or alias; None or ``"*"``: not checked), cannot
+        start, or answers wrongly."""
         if self._proc is not None:
             raise RuntimeError("the player is already running")
         self._variant = variant
@@ -366,10 +367,12 @@ class ExternalPlayer:
         except ProtocolError as exc:
             self._fail(FaultKind.GARBAGE, str(exc))
         variant = self._variant
-        if isinstance(variant, str):
+        if variant is None or variant == "*":
+            plays = True
+        elif isinstance(variant, str):
             plays = "*" in self.variants or variant.strip().lower() in self.variants
         else:
-            plays = variant is None or messages.plays_variant(self.variants, variant)
+            plays = messages.plays_variant(self.variants, variant)
         if not plays:
             name = variant if isinstance(variant, str) else getattr(variant, "name", "")
             listed = ", ".join(self.variants) or "none"

@@ -123,6 +123,11 @@ def test_a_player_listing_an_alias_plays_the_variant(tmp_path: Path, variant: Va
     with player(write_player(tmp_path, body)) as ext:
         ext.start(variant)
         assert ext.name == "test" and ext.variants == ("66",)
+    for unchecked in (None, "*"):  # no variant to check
+        with player(write_player(tmp_path, body)) as ext:
+            ext.start(unchecked)
+    with player(write_player(tmp_path, body)) as ext, pytest.raises(PlayerStartError):
+        ext.start("schnapsen")
 
 
 def test_missing_or_not_executable_programs_are_refused_before_any_process(
