@@ -294,7 +294,7 @@ def decode_view(view: Mapping[str, Any], legal: Sequence[str], registry: Registr
         )
     except SixtySixError as exc:
         raise ProtocolError(f"not a valid view: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(f"not a valid view: {type(exc).__name__} {exc}") from None
 
 

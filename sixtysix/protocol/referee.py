@@ -39,8 +39,9 @@ DEFAULT_START_TIMEOUT = 10.0
 DEFAULT_MOVE_TIMEOUT = 10.0
 #: Seconds a program has to exit after ``quit`` before its process group is killed.
 QUIT_GRACE = 1.0
-#: Seconds to tell an exit from a closed output once the output ended.
-EXIT_GRACE = 0.5
+#: Seconds to tell an exit from a closed output once the output ended (waited in full only
+#: by a program that closed its output and runs on).
+EXIT_GRACE = 2.0
 #: Bytes of a program's stderr kept for error messages (the last ones).
 STDERR_KEEP = 4096
 EXEC_PREFIX = "exec:"
@@ -158,11 +159,16 @@ _LIVE_LOCK = threading.Lock()
 
 def close_all() -> None:
     """Close every external player this process started (drivers call it in ``finally``, so
-    Ctrl-C leaves no child behind; it also runs at exit)."""
-    with _LIVE_LOCK:
-        players = [p for p in _LIVE if p._owner == os.getpid()]
+    Ctrl-C leaves no child behind; it also runs at exit). All are asked to quit at once and
+    share one grace period."""
+    players = live_players()
     for player in players:
-        player.close()
+        player._ask_to_quit()
+    deadline = time.monotonic() + QUIT_GRACE
+    for player in players:
+        player._exit_status(max(0.0, deadline - time.monotonic()))
+    for player in players:
+        player._finish()
 
 
 def live_players() -> list[ExternalPlayer]:
@@ -235,9 +241,10 @@ class ExternalPlayer:
         """The process id of the current process (None when none runs)."""
         return None if self._proc is None else self._proc.pid
 
-    def start(self, variant: Variant | type[Variant] | str) -> None:
+    def start(self, variant: Variant | type[Variant] | str | None = None) -> None:
         """Start the program and shake hands; :class:`PlayerStartError` if it cannot play
-        ``variant`` (or cannot start, or answers wrongly)."""
+        ``variant`` (a variant, or its name or alias; None or ``"*"``: not checked), cannot
+        start, or answers wrongly."""
         if self._proc is not None:
             raise RuntimeError("the player is already running")
         self._variant = variant
@@ -291,18 +298,27 @@ class ExternalPlayer:
 
     def close(self) -> None:
         """Ask the program to quit, give it :data:`QUIT_GRACE` seconds, then kill its group."""
-        proc = self._proc
-        if proc is not None:
-            try:
-                self._write(messages.encode_line(messages.quit_message()), QUIT_GRACE)
-                assert proc.stdin is not None
-                proc.stdin.close()
-            except (PlayerFault, OSError):
-                pass
-            self._exit_status(QUIT_GRACE)
+        self._ask_to_quit()
+        self._exit_status(QUIT_GRACE)
+        self._finish()
+
+    def _finish(self) -> None:
+        """Kill what is left of the program and forget it."""
         self._kill()
         with _LIVE_LOCK:
             _LIVE.discard(self)
+
+    def _ask_to_quit(self) -> None:
+        """Send ``quit`` and end the program's input (once; a program that cannot take it
+        is killed at once)."""
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdin.closed:
+            return
+        try:
+            self._write(messages.encode_line(messages.quit_message()), QUIT_GRACE)
+            proc.stdin.close()
+        except (PlayerFault, OSError):
+            pass
 
     def stderr_tail(self) -> str:
         """The last line the program wrote on stderr (for error messages), or ``""``."""
@@ -351,10 +367,12 @@ class ExternalPlayer:
         except ProtocolError as exc:
             self._fail(FaultKind.GARBAGE, str(exc))
         variant = self._variant
-        if isinstance(variant, str):
+        if variant is None or variant == "*":
+            plays = True
+        elif isinstance(variant, str):
             plays = "*" in self.variants or variant.strip().lower() in self.variants
         else:
-            plays = variant is None or messages.plays_variant(self.variants, variant)
+            plays = messages.plays_variant(self.variants, variant)
         if not plays:
             name = variant if isinstance(variant, str) else getattr(variant, "name", "")
             listed = ", ".join(self.variants) or "none"
@@ -410,8 +428,8 @@ class ExternalPlayer:
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
-            if self._stderr_thread is not None:
-                self._stderr_thread.join(timeout=1.0)
+            if self._stderr_thread is not None:  # it reads to the end of the dead group's stderr
+                self._stderr_thread.join(timeout=2.0)
             if proc.stderr is not None:
                 proc.stderr.close()
         self._stderr_thread = None
@@ -420,9 +438,10 @@ class ExternalPlayer:
             self._dir = None
 
     def _fail(self, kind: FaultKind, detail: str) -> NoReturn:
-        """Kill the process and raise the fault (with the last stderr line, if any)."""
-        tail = self.stderr_tail()
+        """Kill the process and raise the fault (with the last stderr line, if any: read once
+        the process is gone, so nothing it wrote before is missed)."""
         self._kill()
+        tail = self.stderr_tail()
         if tail:
             detail = f"{detail} (stderr: {tail})"
         raise PlayerFault(self.seat, kind, detail)

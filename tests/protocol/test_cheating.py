@@ -46,6 +46,11 @@ reach = {
     "tmp": os.listdir(os.environ.get("TMPDIR", ".")),
     "self_cmdline": read("/proc/self/cmdline"),
     "self_environ": read("/proc/self/environ"),
+    # The referee's own command line and environment: readable by a process of the same
+    # user. They are the operator's (docs/protocol.md: a separate user or a container closes
+    # this), so the test asserts nothing of them; the referee puts no seed of its own there.
+    "parent_cmdline": read("/proc/%d/cmdline" % os.getppid()),
+    "parent_environ": read("/proc/%d/environ" % os.getppid()),
 }
 fds = {}
 for fd in os.listdir("/proc/self/fd"):

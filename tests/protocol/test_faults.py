@@ -32,7 +32,8 @@ from sixtysix.protocol.referee import (
 from tests.protocol.loop import play_deal
 from tests.protocol.scripts import FIRST_LEGAL, gone, misbehaving, write_player
 
-SHORT = 0.5  # seconds: the deadlines of these tests (a fault must not wait for long)
+SHORT = 0.5  # seconds: the deadline where a test waits for a timeout
+LONG = 30.0  # seconds: every other deadline (a loaded machine must not make a test fail)
 
 
 @pytest.fixture
@@ -41,8 +42,8 @@ def variant(registry: Registry) -> Variant:
 
 
 def player(argv: list[str], **kwargs: float) -> ExternalPlayer:
-    kwargs.setdefault("start_timeout", 20.0)  # a loaded machine may start Python slowly
-    kwargs.setdefault("move_timeout", SHORT)
+    kwargs.setdefault("start_timeout", LONG)
+    kwargs.setdefault("move_timeout", LONG)
     return ExternalPlayer(argv, **kwargs)  # type: ignore[arg-type]
 
 
@@ -64,6 +65,7 @@ def assert_fault_then_fresh(
     on_decide: str,
     kind: FaultKind,
     detail: str,
+    move_timeout: float = LONG,
 ) -> PlayerFault:
     """The first process faults as ``kind`` at its first decision (the deal is forfeited and
     the process is gone); the next deal's fresh process plays a whole deal."""
@@ -72,7 +74,7 @@ def assert_fault_then_fresh(
         "if FIRST:\n" + textwrap.indent(on_decide.strip(), "    ") + "\nfirst_legal(msg)\n"
     )
     argv = write_player(tmp_path, f"FIRST = count({str(counter)!r}) == 0\n" + body)
-    with player(argv) as ext:
+    with player(argv, move_timeout=move_timeout) as ext:
         ext.start(variant)
         ext.new_match(variant, 0)
         fault, reason = one_deal(variant, ext, registry, 1)
@@ -80,6 +82,7 @@ def assert_fault_then_fresh(
         assert detail in fault.detail
         assert reason == Reason.FORFEIT
         assert not ext.running and gone(ext.pids[0])
+        ext.move_timeout = LONG
         fault2, reason2 = one_deal(variant, ext, registry, 2)
         assert fault2 is None and reason2 != Reason.FORFEIT
         assert len(ext.pids) == 2 and ext.pids[1] != ext.pids[0]
@@ -120,6 +123,11 @@ def test_a_player_listing_an_alias_plays_the_variant(tmp_path: Path, variant: Va
     with player(write_player(tmp_path, body)) as ext:
         ext.start(variant)
         assert ext.name == "test" and ext.variants == ("66",)
+    for unchecked in (None, "*"):  # no variant to check
+        with player(write_player(tmp_path, body)) as ext:
+            ext.start(unchecked)
+    with player(write_player(tmp_path, body)) as ext, pytest.raises(PlayerStartError):
+        ext.start("schnapsen")
 
 
 def test_missing_or_not_executable_programs_are_refused_before_any_process(
@@ -159,7 +167,7 @@ def test_a_move_timeout_forfeits_the_deal_and_the_next_deal_runs_a_fresh_process
     tmp_path: Path, variant: Variant, registry: Registry
 ) -> None:
     assert_fault_then_fresh(
-        tmp_path, variant, registry, "time.sleep(60)", FaultKind.TIMEOUT, "did not send"
+        tmp_path, variant, registry, "time.sleep(60)", FaultKind.TIMEOUT, "did not send", SHORT
     )
 
 
@@ -215,7 +223,7 @@ def test_a_ten_megabyte_line_is_garbage_and_the_referee_reads_only_the_limit(
         sys.stdout.write("x" * 10_000_000 + "\\n"); sys.stdout.flush(); time.sleep(60)
         """
     )
-    with player(write_player(tmp_path, body), move_timeout=20.0, max_line=4096) as ext:
+    with player(write_player(tmp_path, body), max_line=4096) as ext:
         ext.start(variant)
         ext.new_match(variant, 0)
         ext.new_deal(1, 1)
@@ -251,11 +259,13 @@ def test_an_illegal_or_unknown_action_is_an_illegal_fault(
 def test_a_line_the_player_was_not_asked_for_is_garbage(
     tmp_path: Path, variant: Variant, registry: Registry
 ) -> None:
+    # The hello and a line nobody asked for, in one write: both are in the pipe together.
     body = """
 for msg in messages():
     if msg["type"] == "hello":
-        hello()
-        send({"type": "action", "action": "play AS"})  # before anything was asked
+        reply = {"type": "hello", "protocol": "sixtysix-player/1", "name": "eager"}
+        sys.stdout.write(json.dumps(reply) + "\\n" + '{"type": "action", "action": "close"}\\n')
+        sys.stdout.flush()
     elif msg["type"] == "decide":
         first_legal(msg)
 """
@@ -292,7 +302,7 @@ def test_a_player_spamming_stderr_neither_blocks_nor_fills_memory(
         first_legal(msg)
         """
     )
-    with player(write_player(tmp_path, body), move_timeout=20.0) as ext:
+    with player(write_player(tmp_path, body)) as ext:
         ext.start(variant)
         ext.new_match(variant, 0)
         fault, reason = one_deal(variant, ext, registry)
@@ -304,7 +314,7 @@ def test_a_player_that_stops_reading_times_out_instead_of_blocking_the_referee(
     tmp_path: Path, variant: Variant
 ) -> None:
     body = "next(messages()); hello(); time.sleep(60)"  # never reads again
-    with player(write_player(tmp_path, body)) as ext:
+    with player(write_player(tmp_path, body), move_timeout=SHORT) as ext:
         ext.start(variant)
         with pytest.raises(PlayerFault) as caught:
             for _ in range(100_000):  # far more than a pipe holds
@@ -352,7 +362,11 @@ def test_a_well_behaved_player_quits_when_asked(tmp_path: Path, variant: Variant
 
 
 def test_close_all_closes_every_live_player(tmp_path: Path, variant: Variant) -> None:
-    players = [player(write_player(tmp_path, FIRST_LEGAL)) for _ in range(2)]
+    stubborn = "next(messages()); hello()\nwhile True:\n    time.sleep(1)\n"  # ignores quit
+    players = [
+        player(write_player(tmp_path, FIRST_LEGAL, name="good.py")),
+        player(write_player(tmp_path, stubborn, name="stubborn.py")),
+    ]
     for p in players:
         p.start(variant)
     assert set(players) <= set(live_players())

@@ -3,6 +3,7 @@ bounded, and every player message is checked."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -12,12 +13,22 @@ from hypothesis import strategies as st
 from sixtysix.core.actions import parse_action
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.rng import Seed
-from sixtysix.plugins.manager import Registry
+from sixtysix.core.view import View
+from sixtysix.plugins.manager import Registry, build_registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, ProtocolError
 from tests.helpers import deal
 
 VARIANTS = ["sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4"]
+
+
+def _a_view() -> View:
+    variant = build_registry(autoload=False).variant("66")()
+    state = variant.new_deal(variant.deal(Seed(9), ("d",), 0))
+    return state.view(state.to_act)
+
+
+_VIEW = _a_view()
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -148,3 +159,35 @@ def test_a_view_that_is_not_one_is_a_protocol_error(registry: Registry) -> None:
         with pytest.raises(ProtocolError, match="not a valid view"):
             messages.decode_view(broken, [], registry)
     assert json.loads(json.dumps(good)) == good
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 30) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=8,
+)
+
+
+@given(line=st.binary(max_size=200))
+def test_any_line_is_a_message_or_a_protocol_error(line: bytes) -> None:
+    try:
+        message = messages.parse_line(line)
+    except ProtocolError:
+        return
+    assert isinstance(message, dict) and isinstance(message["type"], str)
+
+
+@given(message=st.dictionaries(st.sampled_from(["type", "action", "x"]), JSON))
+def test_any_answer_is_an_action_or_one_of_two_errors(message: dict[str, object]) -> None:
+    legal = [parse_action("close")]
+    with contextlib.suppress(ProtocolError, IllegalAnswer):
+        assert messages.check_action(message, legal) == legal[0]
+
+
+@given(field=st.sampled_from(sorted(messages.encode_view(_VIEW))), value=JSON)
+def test_any_broken_view_field_is_a_protocol_error_or_harmless(
+    registry: Registry, field: str, value: object
+) -> None:
+    view = {**messages.encode_view(_VIEW), field: value}
+    with contextlib.suppress(ProtocolError):
+        messages.decode_view(view, [str(a) for a in _VIEW.legal_actions], registry)
