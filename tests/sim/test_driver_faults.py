@@ -205,3 +205,10 @@ def test_tournament_counts_each_bots_faults(workers: str) -> None:
     assert sloppy["illegal"] > 0 and by_bot["first"]["faults"] == {}
     assert data["faults"] == sloppy["illegal"] == data["reasons"]["forfeit"]
     assert all(s["games"] == 40 for s in data["standings"])
+
+
+def test_tournament_summary_shows_the_faults() -> None:
+    args = ["tournament", "66", "--bots", "sloppy:every=7,first", "--deals", "5", "--seed", "3"]
+    result = CliRunner().invoke(cli, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Faults (each forfeited a game): sloppy:every=7 " in result.output
