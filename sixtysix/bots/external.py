@@ -186,11 +186,12 @@ def _player_for(cls: type[ExecBot], seat: int) -> ExternalPlayer:
         multiprocessing.util.Finalize(None, close_all, exitpriority=100)
     key = (cls.command, cls.deadlines, seat)
     player = _OPEN.get(key)
-    if player is None or player._owner != os.getpid():
+    if player is None:
         d = cls.deadlines
-        player = ExternalPlayer(cls.command, start_timeout=d.start, move_timeout=d.move)
-        player.label = cls.name
-        player.seat = seat
+        player = ExternalPlayer(
+            cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
+        )
+        player.seat = seat  # so that a fault while starting names this seat
         player.start(cls.variant or "*")
         _OPEN[key] = player
     return player
