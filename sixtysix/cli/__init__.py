@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "new-variant": "sixtysix.cli.scaffold_cmd:new_variant",
     "plugins": "sixtysix.cli.plugins_cmd:plugins",
     "play": "sixtysix.cli.play_cmd:play",
+    "player": "sixtysix.cli.player_cmd:player",
     "replay": "sixtysix.cli.replay_cmd:replay",
     "rules": "sixtysix.cli.rules_cmd:rules",
     "simulate": "sixtysix.cli.simulate_cmd:simulate",

@@ -17,6 +17,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 
 
@@ -45,6 +46,7 @@ from sixtysix.cli.localized import LocalizedCommand
     show_default=True,
     help="Worker processes (results do not depend on it; times per move get noisier).",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -61,6 +63,8 @@ def duel(
     preset: str | None,
     options: tuple[str, ...],
     jobs: int,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -77,7 +81,8 @@ def duel(
     (mean, median and 95th percentile of its own thinking time).
 
     A bot is NAME or NAME:key=value,... (`sixtysix bots` lists them), or a difficulty level
-    @easy, @medium, @hard, @expert (with extra parameters as @hard:seed=3).
+    @easy, @medium, @hard, @expert (with extra parameters as @hard:seed=3), or an external
+    program as exec:PROGRAM [ARGS...] (one process per seat; a fault forfeits that game).
 
     \b
     Examples:
@@ -87,17 +92,29 @@ def duel(
 
     Ctrl-C stops early and reports every deal finished so far (exit status 130).
     """
+    from sixtysix.bots.external import (
+        check_exec,
+        exec_bot_class,
+        is_exec_spec,
+        players_closed,
+    )
     from sixtysix.bots.levels import resolve_player
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
-    from sixtysix.sim.duel import BotFailure, Contestant, DealResult, iter_deals, summarize
+    from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    contestants = tuple(
-        Contestant(label, cls, params)
-        for label, cls, params in (resolve_player(b, reg) for b in (bot_a, bot_b))
-    )
+    limits = deadlines(start_timeout, move_timeout)
+
+    def contestant(spec: str) -> Contestant:
+        if is_exec_spec(spec):
+            cls = exec_bot_class(spec, v, limits)
+            return Contestant(cls.name, cls)
+        return Contestant(*resolve_player(spec, reg))
+
+    contestants = (contestant(bot_a), contestant(bot_b))
+    check_exec(c.cls for c in contestants)
     master = Seed(seed)
     show = sys.stderr.isatty() if progress is None else progress
     results: list[DealResult] = []
@@ -123,15 +140,13 @@ def duel(
     )
     start = time.perf_counter()
     try:
-        with bar:
+        with players_closed(), bar:
             task = bar.add_task("duel", total=deals)
             for result in iter_deals(v, contestants, master, deals, jobs):
                 results.append(result)
                 bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
-    except BotFailure as exc:
-        raise click.ClickException(str(exc)) from None
     summary = summarize(
         v.name,
         (contestants[0].label, contestants[1].label),
@@ -156,6 +171,7 @@ def _print(summary: object) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from sixtysix.core.turn import describe
     from sixtysix.sim.duel import A, B, DuelSummary, Interval, TimeStats
 
     assert isinstance(summary, DuelSummary)
@@ -203,3 +219,8 @@ def _print(summary: object) -> None:
         f"drawn games: {s.draws}; game points per deal, A minus B: {num(s.margin)}",
         highlight=False,
     )
+    if any(s.faults):
+        console.print(
+            f"faults (each forfeited a game): A {describe(s.faults[A])}, B {describe(s.faults[B])}",
+            highlight=False,
+        )

@@ -16,6 +16,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
@@ -31,7 +32,8 @@ DEFAULT_MOVE_TIME = 60
     metavar="BOT[,BOT...]",
     default=None,
     help="Computer players: one bot or level (easy, medium, hard, expert) for every other seat,"
-    " or one per other seat. Default: expert when installed, else the strongest bot.",
+    " or one per other seat; exec:PROGRAM [ARGS...] for an external program."
+    " Default: expert when installed, else the strongest bot.",
 )
 @lang_option()
 @click.option("--rated", is_flag=True, help="A rated game: move timer, no undo, standings.")
@@ -57,6 +59,7 @@ DEFAULT_MOVE_TIME = 60
     default=None,
     help="Continue an interrupted test game from its record file.",
 )
+@deadline_options()
 @reports_errors
 def play(
     variant: str | None,
@@ -70,6 +73,8 @@ def play(
     options: tuple[str, ...],
     save_to: Path | None,
     resume: Path | None,
+    start_timeout: float,
+    move_timeout: float,
 ) -> None:
     """Play VARIANT in the terminal: you take one seat, computer players the others, for a
     whole match to the target.
@@ -88,6 +93,7 @@ def play(
     """
     from rich.console import Console
 
+    from sixtysix.bots.external import check_exec, players_closed
     from sixtysix.core.errors import UnknownBotError, shown
     from sixtysix.core.files import check_writable
     from sixtysix.core.options import parse_assignments
@@ -180,9 +186,10 @@ def play(
     if move_time is not None and not rated:
         raise InputError(tr._("--move-time is for rated games (--rated); test games have no timer"))
     try:
-        bots = build_bots(specs, reg, master)
+        bots = build_bots(specs, reg, master, v, deadlines(start_timeout, move_timeout))
     except UnknownBotError as exc:
         raise InputError(str(exc)) from None
+    check_exec(type(b) for b in bots if b is not None)
     level = ",".join(dict.fromkeys(s for s in specs if s))
     setup = GameSetup(
         variant=v,
@@ -207,6 +214,7 @@ def play(
         standings=Standings(warn=lambda line: screen.say(line, "bold red")) if rated else None,
         resume=None if resumed is None else resumed.replay,
     )
-    result = session.run()
+    with players_closed():
+        result = session.run()
     if result.interrupted:
         sys.exit(EXIT_INTERRUPTED)

@@ -14,6 +14,8 @@ from sixtysix.cli.common import MAX_WORKERS, InputError, bounded
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot
+    from sixtysix.bots.external import Deadlines
+    from sixtysix.core.variant import Variant
     from sixtysix.plugins.manager import Registry
     from sixtysix.sim.backends import Backend
 
@@ -57,26 +59,41 @@ def build_backend(backend: str, workers: int | None, address: str | None) -> Bac
 
 
 def parse_bots(
-    reg: Registry, text: str, seats: int | None, variant: str = "this variant"
+    reg: Registry,
+    text: str,
+    seats: int | None,
+    variant: str = "this variant",
+    rules: Variant | None = None,
+    deadlines: Deadlines | None = None,
 ) -> tuple[list[str], list[tuple[type[Bot], dict[str, str]]]]:
     """``--bots`` as (names, [(class, params)]), each validated by building it once.
 
     With ``seats`` given, one bot fills every seat and otherwise there must be one per seat.
+    An ``exec:`` spec (with ``rules``, the configured variant) is an external program, started
+    once here for its handshake: a bad one is one line before any game.
     """
     from sixtysix.bots.base import parse_bot_spec
+    from sixtysix.bots.external import check_exec, exec_bot_class, is_exec_spec
     from sixtysix.core.rng import Seed
 
-    specs = [parse_bot_spec(b) for b in text.split(",") if b.strip()]
-    if not specs:
+    texts = [b.strip() for b in text.split(",") if b.strip()]
+    if not texts:
         raise InputError("--bots names no bot")
     if seats is not None:
-        if len(specs) == 1:
-            specs = specs * seats
-        if len(specs) != seats:
-            raise InputError(f"{variant} has {seats} seats; --bots names {len(specs)} bots")
-    out = [(reg.bot(name), params) for name, params in specs]
+        if len(texts) == 1:
+            texts = texts * seats
+        if len(texts) != seats:
+            raise InputError(f"{variant} has {seats} seats; --bots names {len(texts)} bots")
+    out: list[tuple[type[Bot], dict[str, str]]] = []
+    for spec in texts:
+        if is_exec_spec(spec) and rules is not None:
+            out.append((exec_bot_class(spec, rules, deadlines), {}))
+        else:
+            name, params = parse_bot_spec(spec)
+            out.append((reg.bot(name), params))
     for seat, (cls, params) in enumerate(out):
         cls(seat % (seats or 1), Seed(0), params)  # fail on bad parameters before the run
+    check_exec(cls for cls, _ in out)
     return [cls.name for cls, _ in out], out
 
 

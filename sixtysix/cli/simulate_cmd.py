@@ -18,6 +18,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
@@ -51,7 +52,8 @@ if TYPE_CHECKING:
     default="random",
     show_default=True,
     metavar="BOT[,BOT...]",
-    help="Bot per seat (one name for all seats); parameters as name:key=value.",
+    help="Bot per seat (one name for all seats); parameters as name:key=value;"
+    " exec:PROGRAM [ARGS...] for an external program.",
 )
 @option_assignments()
 @backend_options()
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Continue the --out FILE of an earlier run of this same command up to --games.",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -87,6 +90,8 @@ def simulate(
     address: str | None,
     out: Path | None,
     resume: bool,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -108,6 +113,7 @@ def simulate(
     Ctrl-C stops after the games in progress, keeps every finished game (in the totals and
     in --out) and exits with status 130; --resume continues from there.
     """
+    from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.sim.backends import StopFlag, stop_notice
@@ -115,7 +121,8 @@ def simulate(
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    names, bot_specs = parse_bots(reg, bots, v.seats, v.name)
+    limits = deadlines(start_timeout, move_timeout)
+    names, bot_specs = parse_bots(reg, bots, v.seats, v.name, v, limits)
     if resume and out is None:
         raise InputError("--resume needs --out FILE: the file to continue")
     if matches is not None and out is not None:
@@ -124,6 +131,7 @@ def simulate(
     total = matches if matches is not None else games
     unit = "matches" if matches is not None else "games"
     with (
+        players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
         progress_bar(v.name, total, unit, progress) as (advance, start_at),
@@ -241,3 +249,15 @@ def _report(
     for reason, count in sorted(summary.reasons.items(), key=lambda kv: -kv[1]):
         reasons.add_row(reason, str(count), f"{100 * count / summary.deals:.1f}")
     console.print(reasons)
+    if summary.faults:
+        from sixtysix.core.turn import describe
+
+        console.print(
+            "Faults (each forfeited a deal): "
+            + "; ".join(
+                f"seat {s} ({bot_names[s]}) {describe(summary.faults_of(s))}"
+                for s in range(summary.seats)
+                if summary.faults_of(s)
+            ),
+            highlight=False,
+        )

@@ -17,6 +17,7 @@ from sixtysix.cli.common import (
     registry,
     reports_errors,
 )
+from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
@@ -33,7 +34,8 @@ MAX_BOOTSTRAP = 100_000
     "--bots",
     required=True,
     metavar="BOT,BOT[,...]",
-    help="The entrants (at least as many as the variant has seats); parameters as name:k=v.",
+    help="The entrants (at least as many as the variant has seats); parameters as name:k=v;"
+    " exec:PROGRAM [ARGS...] for an external program.",
 )
 @click.option(
     "--deals",
@@ -64,6 +66,7 @@ MAX_BOOTSTRAP = 100_000
     metavar="FILE.png",
     help="Also draw the ratings with their intervals to FILE (sixtysix[plot]).",
 )
+@deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option(
     "--progress/--no-progress",
@@ -83,6 +86,8 @@ def tournament(
     address: str | None,
     bootstrap: int,
     plot: Path | None,
+    start_timeout: float,
+    move_timeout: float,
     as_json: bool,
     progress: bool | None,
 ) -> None:
@@ -102,6 +107,7 @@ def tournament(
 
     Ctrl-C stops after the deals in progress and rates the finished ones (exit status 130).
     """
+    from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.sim.backends import StopFlag, stop_notice
@@ -110,7 +116,8 @@ def tournament(
 
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
-    _, bot_specs = parse_bots(reg, bots, None)
+    limits = deadlines(start_timeout, move_timeout)
+    _, bot_specs = parse_bots(reg, bots, None, v.name, v, limits)
     names = [bot_label(cls.name, params) for cls, params in bot_specs]
     if plot is not None:
         from sixtysix.sim.plot import check_plot_path
@@ -119,6 +126,7 @@ def tournament(
     job = TournamentJob.round_robin(v, bot_specs, Seed(seed))
     contest = Tournament(job, names)
     with (
+        players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
         progress_bar(v.name, deals, "deals", progress) as (advance, _),
@@ -159,6 +167,7 @@ def _report(
             "standings": [s.as_json() for s in standings],
             "pairs": [p.as_json() for p in contest.pair_scores()],
             "reasons": dict(sorted(contest.tally.reasons.items())),
+            "faults": sum(contest.tally.faults.values()),
             "seconds": round(report.seconds, 3),
             "backend": report.backend,
             "workers": report.workers,
@@ -169,6 +178,8 @@ def _report(
         return
     from rich.console import Console
     from rich.table import Table
+
+    from sixtysix.core.turn import describe
 
     console = Console()
     note = " (interrupted)" if report.interrupted else ""
@@ -197,6 +208,12 @@ def _report(
             str(s.games),
         )
     console.print(table)
+    if contest.tally.faults:
+        console.print(
+            "Faults (each forfeited a game): "
+            + "; ".join(f"{s.name} {describe(s.faults)}" for s in standings if s.faults),
+            highlight=False,
+        )
     pairs = Table(title="Head to head: the row bot's score % against the column bot")
     pairs.add_column("")
     for n in contest.names:

@@ -9,11 +9,16 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import Registry
+
+if TYPE_CHECKING:
+    from sixtysix.bots.external import Deadlines
+    from sixtysix.core.variant import Variant
 
 #: Strongest first: the default opponent is the first of these that is installed.
 STRENGTH_ORDER = ("expert", "pimc", "hard", "heuristic", "medium", "easy", "random")
@@ -101,12 +106,24 @@ def _split(text: str) -> list[str]:
     return specs
 
 
-def build_bots(specs: list[str], registry: Registry, seed: Seed) -> list[Bot | None]:
-    """The bot of each seat (None for the person), each with its own seed branch."""
+def build_bots(
+    specs: list[str],
+    registry: Registry,
+    seed: Seed,
+    variant: Variant | None = None,
+    deadlines: Deadlines | None = None,
+) -> list[Bot | None]:
+    """The bot of each seat (None for the person), each with its own seed branch; with the
+    ``variant``, an ``exec:`` spec is an external program (checked by the caller)."""
+    from sixtysix.bots.external import exec_bot_class, is_exec_spec
+
     bots: list[Bot | None] = []
     for seat, spec in enumerate(specs):
         if not spec:
             bots.append(None)
+            continue
+        if variant is not None and is_exec_spec(spec):
+            bots.append(exec_bot_class(spec, variant, deadlines)(seat, seed, {}))
             continue
         opp = resolve(spec, registry)
         bots.append(opp.cls(seat, seed.child(("bot", seat)), opp.params))

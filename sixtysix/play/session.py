@@ -26,13 +26,16 @@ from rich.table import Table
 from rich.text import Text
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import deal_over, match_over
 from sixtysix.core.actions import ACTION_NAMES, MARRY
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.faults import PlayerFault
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.replay import Replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
+from sixtysix.core.turn import Turn
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
@@ -267,17 +270,34 @@ class Session:
                 return
             seat = state.to_act
             before = state.view(self.me)
+            fault: PlayerFault | None = None
             if seat == self.me:
-                action = self._human_turn(state)
-                if action is None:  # undone: the state was rebuilt
+                chosen = self._human_turn(state)
+                if chosen is None:  # undone: the state was rebuilt
                     continue
+                action = chosen
+                state.apply(action)
             else:
                 bot = self.setup.bots[seat]
                 assert bot is not None, f"no player for seat {seat}"
-                action = canonical_action(bot.choose(state.view(seat)), seat, state.legal_actions())
-            state.apply(action)
+                # A bot's fault forfeits the deal (the one rule of core.faults).
+                with Turn(state, seat) as turn:
+                    action = canonical_action(
+                        bot.choose(state.view(seat)), seat, state.legal_actions()
+                    )
+                    state.apply_legal(action)
+                fault = turn.fault
             self._save()
+            if fault is not None:
+                self._forfeited(fault)
+                return
             self._narrate(seat, action, before, state.view(self.me))
+
+    def _forfeited(self, fault: PlayerFault) -> None:
+        """Say that a player faulted and forfeits the deal (the one rule of core.faults)."""
+        text = self.tr._("{who} faulted ({kind}: {detail}) and forfeits the deal.")
+        who = seat_name(self.tr, fault.seat, self.me)
+        self.screen.say(text.format(who=who, kind=fault.kind, detail=fault.detail), "red")
 
     def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
         """Tell the person what just happened, from the person's own views."""
@@ -303,6 +323,7 @@ class Session:
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
         assert outcome is not None
+        deal_over(self.setup.bots, state)
         for s in range(state.n):
             self.totals[s] += outcome.game_points[s]
         self.completed += 1
@@ -478,6 +499,7 @@ class Session:
     # ----------------------------------------------------------------- endings
 
     def _finish_match(self, winners: Sequence[int]) -> SessionResult:
+        match_over(self.setup.bots, self.totals, winners)
         tr = self.tr
         names = ", ".join(seat_name(tr, s, self.me) for s in winners)
         self.screen.say(tr._("Match over. Winner: {names}.").format(names=names), "bold green")

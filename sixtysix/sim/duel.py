@@ -18,7 +18,10 @@ What is reported, and why these statistics:
   arrangements) and their difference, with a normal 95% interval over deals: the deal, not the
   game, is the independent unit here;
 * **time per move** for each bot: count, mean, median and 95th percentile of the wall-clock
-  time of its ``choose`` calls (not the engine's work between them).
+  time of its ``choose`` calls (not the engine's work between them);
+* **faults** of each bot by kind: a bot that answers what is not a legal action, raises, or
+  (an external program) times out, crashes or writes garbage forfeits that game by the one
+  rule of :mod:`sixtysix.core.faults`, and the duel goes on.
 """
 
 from __future__ import annotations
@@ -32,12 +35,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import deal_over
 from sixtysix.core.answers import canonical_action
-from sixtysix.core.errors import IllegalActionError
-from sixtysix.core.faults import PlayerFault
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
+from sixtysix.core.turn import Fault, Turn, tally
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import BoundPool
 
@@ -45,10 +48,6 @@ A, B = 0, 1
 #: A yardstick's look at each decision: the true state, the seat to act, and ``A`` or ``B``.
 Before = Callable[[DealState, int, int], None]
 CONFIDENCE = 0.95
-
-
-class BotFailure(RuntimeError):
-    """A bot broke the rules or crashed: a bug in that bot, not bad input."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +89,8 @@ class GameResult:
     #: the turn-up): where a game was won or lost, for ``benchmarks/losses.py``.
     closed_by: int = -1
     closed_with: int = 0
+    #: The game's fault, if a bot faulted (the game then ended by forfeit): ``(seat, kind)``.
+    faults: tuple[Fault, ...] = ()
 
     def points(self, who: int) -> float:
         """Game points of ``who`` in this game: the mean over the seats it held."""
@@ -134,20 +135,21 @@ def play_game(
         for s, who in enumerate(seating)
     ]
     times: tuple[list[float], list[float]] = ([], [])
+    faults: list[Fault] = []
     clock = time.perf_counter
     while state.phase != Phase.OVER:
         seat = state.to_act
         if before is not None:
             before(state, seat, seating[seat])
         view = state.view(seat)
-        start = clock()
-        action = bots[seat].choose(view)
-        times[seating[seat]].append(clock() - start)
-        try:
+        with Turn(state, seat) as turn:
+            start = clock()
+            action = bots[seat].choose(view)
+            times[seating[seat]].append(clock() - start)
             state.apply_legal(canonical_action(action, seat, state.legal_actions()))
-        except (IllegalActionError, PlayerFault) as exc:
-            who = contestants[seating[seat]].label
-            raise BotFailure(f"bot {who!r} broke the rules in deal {deal}: {exc}") from None
+        if turn.fault is not None:
+            faults.append((turn.fault.seat, str(turn.fault.kind)))
+    deal_over(bots, state)
     assert state.outcome is not None
     closed_with = state.talon_size if state.closed_by >= 0 else 0
     return GameResult(
@@ -157,6 +159,7 @@ def play_game(
         (tuple(times[A]), tuple(times[B])),
         state.closed_by,
         closed_with,
+        tuple(faults),
     )
 
 
@@ -313,6 +316,8 @@ class DuelSummary:
     times: tuple[TimeStats, TimeStats]
     seconds: float
     interrupted: bool = False
+    #: A's and B's faults by kind.
+    faults: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -329,6 +334,7 @@ class DuelSummary:
                 "difference": self.margin.as_json(),
             },
             "time_per_move": {"a": self.times[A].as_json(), "b": self.times[B].as_json()},
+            "faults": {"a": dict(self.faults[A]), "b": dict(self.faults[B])},
             "confidence": CONFIDENCE,
             "seconds": round(self.seconds, 3),
             "interrupted": self.interrupted,
@@ -351,6 +357,7 @@ def summarize(
     losses = sum(1 for g in games if g.points(A) < g.points(B))
     draws = len(games) - wins - losses
     times = tuple(TimeStats.of([t for g in games for t in g.times[who]]) for who in (A, B))
+    faults = tally((g.seating[seat], kind) for g in games for seat, kind in g.faults)
     return DuelSummary(
         variant=variant,
         labels=labels,
@@ -369,6 +376,7 @@ def summarize(
         times=(times[A], times[B]),
         seconds=seconds,
         interrupted=interrupted,
+        faults=(faults.get(A, {}), faults.get(B, {})),
     )
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sixtysix.bots.external import MatchNotices
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
@@ -101,6 +102,7 @@ def play_sim_chunk(job: SimJob, start: int, stop: int) -> SimChunk:
     results, durations = play_games(job, start, stop)
     summary = Summary(job.variant.seats)
     summary.add_outcomes(r.outcome for r in results)
+    summary.add_faults(f for r in results for f in r.faults)
     payload = None
     if job.encoder is not None:
         master = job.master
@@ -132,8 +134,12 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     summary = Summary(job.variant.seats)
     for m in range(start, stop):
         seed = job.master.child(("match", m))
-        players = [bot.choose for bot in seat_bots(job.bots, seed)]
-        result = play_match(job.variant, players, seed)
+        bots = seat_bots(job.bots, seed)
+        notices = MatchNotices(bots)
+        choose = [b.choose for b in bots]
+        result = play_match(job.variant, choose, seed, on_deal=notices.on_deal, faults=True)
+        notices.finish(result.totals, result.winners)
+        summary.add_faults(result.faults)
         summary.games += 1
         for outcome in result.outcomes:
             summary.add_deal(str(outcome.reason), outcome.game_points)

@@ -14,7 +14,13 @@ A row (format ``sixtysix-sim/1``) holds everything needed to play its game again
 - ``dealer``: the dealer's seat;
 - ``reason``, ``game_points``, ``points``, ``tricks``: the result, as in a replay's ``result``;
 - ``duration``: seconds spent on the game; on the vectorised path, which plays whole batches
-  at once, the batch's time divided by its games.
+  at once, the batch's time divided by its games;
+- ``faults``: only when a player faulted (the game then ended by forfeit), the list of
+  ``{"seat": S, "kind": K}`` (``kind`` one of :class:`~sixtysix.core.faults.FaultKind`). In
+  JSON Lines the field is absent when there is none, so rows without faults are exactly those
+  of earlier versions; in Parquet it is a column of lists, empty when there is none (read back
+  as a row without the field), and files without the column (written before it existed) are
+  still read and resumed.
 
 Rows are written as soon as a chunk of games finishes, so an interrupted run keeps every
 finished game. Within a chunk rows are in index order; with several workers chunks may
@@ -71,6 +77,8 @@ _SUFFIXES: dict[str, Kind] = {
 }
 #: Rows buffered before a Parquet row group is written.
 ROW_GROUP = 65_536
+#: The optional field that lists a game's faults (absent from older files).
+FAULTS = "faults"
 
 
 def output_kind(path: str | Path) -> Kind:
@@ -186,7 +194,7 @@ class RowEncoder:
                 f'"game_points":[{",".join(map(str, o.game_points))}],'
                 f'"points":[{",".join(map(str, o.points))}],'
                 f'"tricks":[{",".join(map(str, o.tricks))}],'
-                f'"duration":{d:.6f}}}\n'
+                f'"duration":{d:.6f}{_jsonl_faults(r.faults)}}}\n'
             )
         return "".join(lines).encode()
 
@@ -214,8 +222,31 @@ class RowEncoder:
             "points": [list(r.outcome.points) for r in results],
             "tricks": [list(r.outcome.tricks) for r in results],
             "duration": list(durations),
+            FAULTS: [[{"seat": s, "kind": k} for s, k in r.faults] for r in results],
         }
         return pa.RecordBatch.from_pydict(columns, schema=parquet_schema())
+
+
+def _jsonl_faults(faults: Sequence[tuple[int, str]]) -> str:
+    """The ``faults`` field of a JSON Lines row, with its leading comma; none: nothing."""
+    if not faults:
+        return ""
+    return ',"faults":' + _compact([{"seat": s, "kind": k} for s, k in faults])
+
+
+def faults_type() -> pa.DataType:
+    import pyarrow as pa
+
+    return pa.list_(pa.struct([("seat", pa.int64()), ("kind", pa.string())]))
+
+
+def with_faults(table: pa.Table) -> pa.Table:
+    """``table`` with a ``faults`` column (empty lists for a file written before it existed)."""
+    import pyarrow as pa
+
+    if FAULTS in table.column_names:
+        return table
+    return table.append_column(FAULTS, pa.array([[]] * table.num_rows, type=faults_type()))
 
 
 def parquet_schema() -> pa.Schema:
@@ -238,6 +269,7 @@ def parquet_schema() -> pa.Schema:
             ("points", ints),
             ("tricks", ints),
             ("duration", pa.float64()),
+            (FAULTS, faults_type()),
         ],
         metadata={"format": FORMAT},
     )
@@ -377,6 +409,15 @@ def check_row(row: object, where: str) -> dict[str, Any]:
             raise OutputError(f"{where}: '{name}' must be a string")
     if not is_int(row["dealer"]):
         raise OutputError(f"{where}: 'dealer' must be a seat number")
+    faults = row.get(FAULTS, [])
+    if not isinstance(faults, list) or not all(
+        isinstance(f, dict)
+        and is_int(f.get("seat"))
+        and 0 <= f["seat"] < seats
+        and isinstance(f.get("kind"), str)
+        for f in faults
+    ):
+        raise OutputError(f"{where}: 'faults' must list {{seat, kind}} objects")
     return row
 
 

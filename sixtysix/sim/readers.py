@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from sixtysix.sim.errors import OutputError
-from sixtysix.sim.output import FIELDS, check_row, output_kind, require_pyarrow
+from sixtysix.sim.output import FAULTS, FIELDS, check_row, output_kind, require_pyarrow, with_faults
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -243,6 +243,11 @@ def open_parquet(path: Path, read_dictionary: Sequence[str] | None = None) -> pq
     return pf
 
 
+def row_columns(pf: pq.ParquetFile) -> tuple[str, ...]:
+    """The columns a row is read from: every field, and ``faults`` where the file has it."""
+    return (*FIELDS, FAULTS) if FAULTS in pf.schema_arrow.names else FIELDS
+
+
 def parquet_batches(
     pf: pq.ParquetFile,
     path: Path,
@@ -274,11 +279,14 @@ def parquet_batches(
 def parquet_rows(batch: pa.RecordBatch, where: str, first: int = 1) -> Iterator[dict[str, Any]]:
     """The rows of a batch in the JSON Lines shape (``options`` decoded), numbered from
     ``first`` in error messages."""
-    for number, row in enumerate(batch.select(list(FIELDS)).to_pylist(), start=first):
+    names = [*FIELDS, *([FAULTS] if FAULTS in batch.schema.names else [])]
+    for number, row in enumerate(batch.select(names).to_pylist(), start=first):
         try:
             row["options"] = json.loads(row["options"])
         except (TypeError, ValueError, RecursionError):
             raise OutputError(f"{where}, row {number}: 'options' is not a JSON object") from None
+        if not row.get(FAULTS, True):
+            del row[FAULTS]  # no fault: the row is what a JSON Lines file holds
         yield check_row(row, f"{where}, row {number}")
 
 
@@ -286,7 +294,7 @@ def iter_parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
     """Every row of a Parquet file in file order, a batch at a time."""
     pf = open_parquet(path)
     number = 1
-    for batch in parquet_batches(pf, path, FIELDS):
+    for batch in parquet_batches(pf, path, row_columns(pf)):
         yield from parquet_rows(batch, str(path), number)
         number += batch.num_rows
 
@@ -341,7 +349,7 @@ def _parquet_row_at(
 ) -> dict[str, Any]:
     """Row ``position`` of row group ``group`` (``offset`` rows precede the group)."""
     start = 0
-    for batch in parquet_batches(pf, path, FIELDS, [group]):
+    for batch in parquet_batches(pf, path, row_columns(pf), [group]):
         if position < start + batch.num_rows:
             one = batch.slice(position - start, 1)
             return next(parquet_rows(one, str(path), offset + position + 1))
@@ -355,9 +363,9 @@ def copy_parquet(path: Path, writer: pq.ParquetWriter, row_group: int) -> None:
 
     schema = writer.schema
     pf = open_parquet(path)
-    for batch in parquet_batches(pf, path, FIELDS):
+    for batch in parquet_batches(pf, path, row_columns(pf)):
         try:
-            table = pa.Table.from_batches([batch]).cast(schema)
+            table = with_faults(pa.Table.from_batches([batch])).cast(schema)
         except _arrow_errors() as exc:
             raise _unreadable(path, exc) from None
         writer.write_table(table, row_group_size=row_group)

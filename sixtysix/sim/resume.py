@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.output import (
+    FAULTS,
     FIELDS,
     Resumed,
     RowEncoder,
@@ -35,6 +36,7 @@ from sixtysix.sim.readers import (
     parquet_batches,
     parquet_rows,
     parse_line,
+    row_columns,
 )
 
 if TYPE_CHECKING:
@@ -62,6 +64,8 @@ class Finished:
         self.done = bytearray(total)
         self.count = 0
         self.tally: Counter[tuple[str, tuple[int, ...]]] = Counter()
+        #: ``(seat, kind)`` of the games' faults (rare: a game with one is read row by row).
+        self.faults: Counter[tuple[int, str]] = Counter()
 
     def _refuse(self, why: str) -> OutputError:
         return OutputError(f"cannot resume {self.path}: {why}")
@@ -79,6 +83,7 @@ class Finished:
         self.done[i] = 1
         self.count += 1
         self.tally[(row["reason"], tuple(row["game_points"]))] += 1
+        self.faults.update((f["seat"], f["kind"]) for f in row.get(FAULTS) or ())
 
     def add_range(self, lo: int, hi: int) -> bool:
         """Mark games ``lo..hi-1`` when all lie within the run and none is marked yet."""
@@ -223,6 +228,8 @@ def _take_batch(found: Finished, batch: pa.RecordBatch) -> bool:
 
     if not batch.num_rows:
         return True
+    if FAULTS in batch.schema.names and pc.sum(pc.list_value_length(batch[FAULTS])).as_py():
+        return False  # a game with a fault: its faults are counted row by row
     if not _plain_batch(batch, found.info) or not found.add_runs(_runs(batch["index"])):
         return False
     seats = found.info.seats
@@ -268,13 +275,15 @@ def scan_parquet(path: Path, info: RunInfo, total: int) -> Finished:
         if g in groups:
             proven = _proven(md.row_group(g), info)
             columns = [c for c in _COLUMNS if c not in proven]
+            if FAULTS in pf.schema_arrow.names:
+                columns.append(FAULTS)
             for batch in parquet_batches(fast, path, columns, [g]):
                 if not _take_batch(found, batch):
                     break
                 taken += batch.num_rows
         if taken < md.row_group(g).num_rows:
             start = 0
-            for batch in parquet_batches(pf, path, FIELDS, [g]):
+            for batch in parquet_batches(pf, path, row_columns(pf), [g]):
                 rest = batch.slice(max(0, taken - start))
                 first = number + start + batch.num_rows - rest.num_rows
                 for row in parquet_rows(rest, str(path), first):
@@ -381,6 +390,7 @@ def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> 
         found, dropped = scan_jsonl(path, info, total)
     for (reason, gps), n in found.tally.items():
         summary.add_game(reason, gps, n)
+    summary.add_faults(found.faults)
     if dropped:
         with path.open("r+b") as f:
             f.truncate(path.stat().st_size - dropped)

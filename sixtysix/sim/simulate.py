@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.external import MatchNotices, deal_over
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
+from sixtysix.core.turn import Fault, Turn
 from sixtysix.core.variant import Variant
 from sixtysix.sim.stats import Estimate, mean_interval, wilson
 
@@ -31,15 +33,18 @@ class GameResult:
     index: int
     dealer: int
     outcome: Outcome
+    #: The game's fault, if a player faulted (it then ended by forfeit): ``(seat, kind)``.
+    faults: tuple[Fault, ...] = ()
 
 
 def play_game(variant: Variant, bots: Sequence[BotSpec], master: Seed, index: int) -> GameResult:
     """Game ``index`` of a simulation: one deal, dealer ``index % seats``."""
     seed = master.child(("game", index))
     dealer = index % variant.seats
-    state = play_one(variant, bots, seed, dealer)
+    faults: list[Fault] = []
+    state = play_one(variant, bots, seed, dealer, faults=faults)
     assert state.outcome is not None
-    return GameResult(index, dealer, state.outcome)
+    return GameResult(index, dealer, state.outcome, tuple(faults))
 
 
 def play_one(
@@ -48,6 +53,7 @@ def play_one(
     seed: Seed,
     dealer: int,
     bot_seed: Seed | None = None,
+    faults: list[Fault] | None = None,
 ) -> DealState:
     """One deal dealt from ``seed`` and played to its end; ``state.history`` holds the actions.
 
@@ -55,7 +61,8 @@ def play_one(
     do: each bot gets a child of it, see :func:`seat_bots`; a tournament deals from one seed
     and seeds each seating's bots separately).
     """
-    return play_setup(variant, bots, variant.deal(seed, ("deal",), dealer), bot_seed or seed)
+    setup = variant.deal(seed, ("deal",), dealer)
+    return play_setup(variant, bots, setup, bot_seed or seed, faults)
 
 
 def seat_bots(bots: Sequence[BotSpec], seed: Seed) -> list[Bot]:
@@ -66,9 +73,17 @@ def seat_bots(bots: Sequence[BotSpec], seed: Seed) -> list[Bot]:
 
 
 def play_setup(
-    variant: Variant, bots: Sequence[BotSpec], setup: DealSetup, bot_seed: Seed
+    variant: Variant,
+    bots: Sequence[BotSpec],
+    setup: DealSetup,
+    bot_seed: Seed,
+    faults: list[Fault] | None = None,
 ) -> DealState:
-    """The deal ``setup`` played to its end by ``bots`` seeded from ``bot_seed``."""
+    """The deal ``setup`` played to its end by ``bots`` seeded from ``bot_seed``.
+
+    A player's fault forfeits the deal (:class:`~sixtysix.core.turn.Turn`) and is appended to
+    ``faults`` when given.
+    """
     state = variant.new_deal(setup)
     players = seat_bots(bots, bot_seed)
     # A random bot's choice depends only on the number of legal actions, so it can pick from
@@ -82,7 +97,11 @@ def play_setup(
             assert isinstance(p, RandomBot)
             state.apply_legal(p.pick(legal_actions()))
         else:
-            state.apply_legal(canonical_action(p.choose(state.view(s)), s, legal_actions()))
+            with Turn(state, s) as turn:
+                state.apply_legal(canonical_action(p.choose(state.view(s)), s, legal_actions()))
+            if turn.fault is not None and faults is not None:
+                faults.append((turn.fault.seat, str(turn.fault.kind)))
+    deal_over(players, state)
     return state
 
 
@@ -148,6 +167,8 @@ class Summary:
     deals: int = 0
     #: Per seat, the sum over deals of the squared game points (for the variance).
     game_points_sq: list[int] = field(default_factory=list)
+    #: Faults by ``(seat, kind)``: each forfeited a deal.
+    faults: Counter[Fault] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -180,9 +201,17 @@ class Summary:
         for (reason, gps), count in Counter((o.reason, o.game_points) for o in outcomes).items():
             self.add_game(str(reason), gps, count)
 
+    def add_faults(self, faults: Iterable[Fault]) -> None:
+        self.faults.update(faults)
+
+    def faults_of(self, seat: int) -> dict[str, int]:
+        """The seat's faults by kind."""
+        return {k: n for (s, k), n in sorted(self.faults.items()) if s == seat}
+
     def merge(self, other: Summary) -> None:
         """Add another summary's totals (say, a worker's chunk) to this one."""
         self.games += other.games
+        self.faults.update(other.faults)
         self.deals += other.deals
         self.reasons.update(other.reasons)
         for s in range(self.seats):
@@ -213,6 +242,7 @@ class Summary:
                 reason: round(count / self.deals, 4)
                 for reason, count in sorted(self.reasons.items())
             },
+            "faults": [self.faults_of(s) for s in range(self.seats)],
         }
 
 
@@ -234,6 +264,7 @@ def simulate(
     try:
         for chunk in iter_chunks(variant, bots, seed, 0, games, use_fast):
             summary.add_outcomes(result.outcome for result in chunk)
+            summary.add_faults(f for result in chunk for f in result.faults)
             if progress is not None:
                 progress(len(chunk))
     finally:
@@ -257,8 +288,12 @@ def simulate_matches(
     try:
         for m in range(matches):
             mseed = seed.child(("match", m))
-            players = [bot.choose for bot in seat_bots(bots, mseed)]
-            result = play_match(variant, players, mseed)
+            seated = seat_bots(bots, mseed)
+            notices = MatchNotices(seated)
+            choose = [b.choose for b in seated]
+            result = play_match(variant, choose, mseed, on_deal=notices.on_deal, faults=True)
+            notices.finish(result.totals, result.winners)
+            summary.add_faults(result.faults)
             summary.games += 1
             for outcome in result.outcomes:
                 summary.add_deal(str(outcome.reason), outcome.game_points)

@@ -16,6 +16,9 @@ Design, and why:
   comparisons, on the Elo scale (:func:`sixtysix.sim.stats.bradley_terry`), with intervals
   from a bootstrap that resamples whole deals (the comparisons of one deal are not
   independent).
+* **Faults.** A bot that faults (an answer that is not a legal action, an exception, or an
+  external program's timeout, crash or garbage) forfeits that game by the one rule of
+  :mod:`sixtysix.core.faults`; the game is scored as any other, and its faults are counted.
 * **Parallel.** A chunk of work is a range of deals; a deal is always played whole in one
   worker. Results depend on the seed only, never on the backend or worker count.
 """
@@ -30,6 +33,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 
 from sixtysix.core.rng import Seed
+from sixtysix.core.turn import Fault
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
 from sixtysix.sim.chunks import ChunkPlan
@@ -74,6 +78,8 @@ class TournamentChunk:
     seconds: float
     points: list[tuple[int, ...]]
     reasons: Counter[str]
+    #: Faults by ``(bot index, kind)``.
+    faults: Counter[Fault] = field(default_factory=Counter)
 
 
 def play_tournament_chunk(job: TournamentJob, start: int, stop: int) -> TournamentChunk:
@@ -83,6 +89,7 @@ def play_tournament_chunk(job: TournamentJob, start: int, stop: int) -> Tourname
     k = variant.seats
     out: list[tuple[int, ...]] = []
     reasons: Counter[str] = Counter()
+    faults: Counter[Fault] = Counter()
     for d in range(start, stop):
         setup = variant.deal(job.master.child(("deal", d)), ("deal",), d % k)
         points: list[int] = []
@@ -90,12 +97,14 @@ def play_tournament_chunk(job: TournamentJob, start: int, stop: int) -> Tourname
             for r in range(k):
                 seated = [job.bots[table[(s + r) % k]] for s in range(k)]
                 bot_seed = job.master.child(("bots", d, "table", t, "rotation", r))
-                state = play_setup(variant, seated, setup, bot_seed)
+                seen: list[Fault] = []
+                state = play_setup(variant, seated, setup, bot_seed, seen)
+                faults.update((table[(s + r) % k], kind) for s, kind in seen)
                 assert state.outcome is not None
                 points.extend(state.outcome.game_points)
                 reasons[str(state.outcome.reason)] += 1
         out.append(tuple(points))
-    return TournamentChunk(start, stop, time.perf_counter() - t0, out, reasons)
+    return TournamentChunk(start, stop, time.perf_counter() - t0, out, reasons, faults)
 
 
 @dataclass
@@ -108,6 +117,8 @@ class BotStanding:
     win_rate: Estimate
     mean_game_points: Estimate
     games: int
+    #: Faults by kind (each forfeited a game).
+    faults: dict[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -117,6 +128,7 @@ class BotStanding:
             "win_rate": self.win_rate.as_json(),
             "mean_game_points": self.mean_game_points.as_json(),
             "games": self.games,
+            "faults": dict(self.faults),
         }
 
 
@@ -131,6 +143,7 @@ class Tally:
     points: list[int] = field(default_factory=list)
     squares: list[int] = field(default_factory=list)
     reasons: Counter[str] = field(default_factory=Counter)
+    faults: Counter[Fault] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.games = [0] * self.bots
@@ -182,6 +195,7 @@ class Tournament:
             key = tuple(scores)
             tally.per_deal[d] = self._patterns.setdefault(key, key)
         tally.reasons.update(chunk.reasons)
+        tally.faults.update(chunk.faults)
 
     def pair_table(self) -> PairTable:
         """The deals in index order, so the bootstrap is the same however they arrived."""
@@ -203,6 +217,7 @@ class Tournament:
                     wilson(tally.wins[b], tally.games[b]),
                     mean_interval(tally.points[b], tally.squares[b], tally.games[b]),
                     tally.games[b],
+                    {k: n for (i, k), n in sorted(tally.faults.items()) if i == b},
                 )
             )
         out.sort(key=lambda s: -s.rating.value)

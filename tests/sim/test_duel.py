@@ -18,7 +18,6 @@ from sixtysix.core.view import View
 from sixtysix.sim.duel import (
     A,
     B,
-    BotFailure,
     Contestant,
     DealResult,
     TimeStats,
@@ -193,9 +192,12 @@ class Cheat(Bot):
         return Action(23 - min(view.legal_actions))  # often not a legal card
 
 
-def test_an_illegal_choice_is_reported_as_a_bot_failure() -> None:
-    with pytest.raises(BotFailure, match="bot 'cheat' broke the rules in deal 0"):
-        duel(SixtySix(), Contestant("cheat", Cheat), RANDOM, 3, Seed(1))
+def test_an_illegal_choice_forfeits_the_game_and_the_duel_goes_on() -> None:
+    summary = duel(SixtySix(), Contestant("cheat", Cheat), RANDOM, 3, Seed(1))
+    assert summary.deals == 3 and summary.games == 6
+    assert summary.faults[A].get("illegal", 0) >= 1 and summary.faults[B] == {}
+    data = summary.as_json()
+    assert data["faults"] == {"a": summary.faults[A], "b": {}}
 
 
 # ---------------------------------------------------------------------- statistics

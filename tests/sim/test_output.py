@@ -75,7 +75,7 @@ def test_parquet_holds_the_same_rows(tmp_path: Path) -> None:
     run(job, 300, tmp_path / "g.jsonl")
     run(job, 300, tmp_path / "g.parquet", workers=2)
     table = pq.read_table(tmp_path / "g.parquet")
-    assert tuple(table.column_names) == FIELDS
+    assert tuple(table.column_names) == (*FIELDS, "faults")
     assert table.schema.metadata[b"format"] == b"sixtysix-sim/1"
     assert str(table.schema.field("game_points").type) == "list<element: int64>"
     assert str(table.schema.field("duration").type) == "double"

@@ -397,5 +397,5 @@ def test_broken_parquet_files_give_one_line_and_status_2(full: Path, tmp_path: P
             assert str(path) in result.output
 
 
-def test_parquet_schema_is_unchanged() -> None:
-    assert parquet_schema().names == list(output.FIELDS)
+def test_parquet_schema_is_the_fields_then_the_faults() -> None:
+    assert parquet_schema().names == [*output.FIELDS, output.FAULTS]

@@ -1,0 +1,44 @@
+"""``sixtysix player BOT``: an installed bot as a ``sixtysix-player/1`` program."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from sixtysix.cli.common import EXIT_INTERRUPTED, registry, reports_errors
+from sixtysix.cli.localized import LocalizedCommand
+
+
+@click.command(cls=LocalizedCommand)
+@click.argument("bot", metavar="BOT")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="The bot's own seed (the referee never sends one). Default: secure random.",
+)
+@reports_errors
+def player(bot: str, seed: int | None) -> None:
+    """Play the bot BOT (a name with parameters, or a level) over stdin and stdout.
+
+    Speaks the sixtysix-player/1 protocol (docs/protocol.md), so that a referee runs the
+    built-in bots exactly as it runs any external program: exec:sixtysix player expert. With
+    --seed, it plays the same moves as the same bot in-process seeded the same way.
+
+    \b
+    Examples:
+      sixtysix duel 66 'exec:sixtysix player expert --seed 3' heuristic
+      sixtysix player heuristic < messages.jsonl
+    """
+    from sixtysix.bots.levels import resolve_player
+    from sixtysix.protocol.player import BotPlayer
+
+    _, cls, params = resolve_player(bot, registry())
+    try:
+        status = BotPlayer(cls, params, seed).run()
+    except KeyboardInterrupt:
+        sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        status = 0
+    sys.exit(status)
