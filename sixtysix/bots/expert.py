@@ -61,7 +61,7 @@ with ``--seed 1`` 65.1% and +0.520 against 63.9% and +0.494); over 500 deals wit
 64.6% and +0.468 (1,000 deals, ``--seed 21``), 65.0% and +0.486 (500, ``--seed 1``), 94.7%
 against random. The blend measured better than play-outs alone, which gained only with the
 margin in 66 and not at all in Schnapsen, and better than other shares of the two
-(``benchmarks/README.md``).
+(``docs/benchmarks.md``).
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
@@ -121,15 +121,8 @@ GENERIC_SHARE = 15
 #: Deals drawn per deal searched when weighing them by the other seats' play.
 CANDIDATES = 3
 #: Game points by which the values must beat the rule player's move to overrule it (two
-#: players; see the module doc). Fitted first for the search alone: 0.5 in 66, 0.3 in games of
-#: Schnapsen's shape, where played out both ways (``python benchmarks/overrules.py schnapsen
-#: heuristic --deals 300 --seed 21``) overrules with a gap of 0.25 to 0.5 gained +0.28 game
-#: points each (se 0.12, 188 of them; in 66 +0.01, se 0.19). The blended values of the open
-#: talon are less biased than the search's, and 66 then gained from 0.3 as well (``sixtysix duel
-#: 66 expert:margin=M heuristic``): over 1,000 deals with ``--seed 21`` 64.6% of the games and
-#: +0.468 game points per deal against 63.1% and +0.423 with 0.5; over 500 with ``--seed 1``
-#: 65.0% and +0.486 against 64.6% and +0.454 (0.2: 64.9%, +0.476); against random 94.7%
-#: against 94.5% (500 deals). So one margin for every two-player game.
+#: players; see the module doc): smaller overrules measured as noise (``docs/benchmarks.md``,
+#: "Do the overrules pay?").
 MARGIN = 0.3
 #: Cards in a deck of Schnapsen's shape: the games whose rule player differs.
 SMALL_DECK = 20
@@ -182,7 +175,7 @@ ROLLOUT_POLICY = "heuristic"
 
 #: The rule player whose move the margin keeps, per deck size (two players): the heuristic
 #: with its weights fitted by play for the game's shape. Schnapsen's (``python
-#: benchmarks/tune_heuristic.py schnapsen --deals 6000 --passes 3``) beat the heuristic's own
+#: benchmarks/tools/tune_heuristic.py schnapsen --deals 6000 --passes 3``) beat the heuristic's own
 #: by +0.062 game points per deal (se 0.004; 53.0% of 40,000 other games), and the expert
 #: deferring to them won 63.9% and 64.2% of 2,000 games against the heuristic (``sixtysix duel
 #: schnapsen expert heuristic --deals 1000``, ``--seed 1`` and ``--seed 21``) against 62.3%
@@ -619,7 +612,7 @@ class ExpertBot(PimcBot):
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is
         # such a search (without the guard a blend closed too often against a random player:
-        # 89.2% of Schnapsen games won against 91.5%, `benchmarks/README.md`).
+        # 89.2% of Schnapsen games won against 91.5%, `docs/benchmarks.md`).
         guarded = self.last.method in FACE_UP_METHODS
         confidence = self.budget.close_confidence if guarded else 0.0
         best = self.last.best(confidence)

@@ -1,24 +1,25 @@
-"""The told-hand yardstick of ``benchmarks/`` (``_told.py``): what it tells, and only that.
+"""The told-hand yardstick (``_told.py``): what it tells, and only that.
 
-It is a benchmark's cheat, never a bot's: these tests check that the yardstick measures what
-its figures in ``benchmarks/README.md`` claim (the opponent's hand known, the talon order
+It is a benchmark's cheat, never a bot's, so its tests live here, outside the main test run
+(``pytest -q benchmarks/strength``). They check that the yardstick measures what
+its figures in ``docs/benchmarks.md`` claim (the opponent's hand known, the talon order
 still imagined, nothing told when the hand does not fit the view).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
+import _told
 import pytest
 
 from sixtysix.core.rng import Seed
-from tests.bots.test_sampling import make
+from sixtysix.core.variant import Variant
+from sixtysix.plugins.manager import get_registry
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import _told
+def make(name: str) -> Variant:
+    return get_registry().variant(name)()
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +30,7 @@ def nothing_told() -> Iterator[None]:
 
 @pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
 def test_the_told_hand_is_placed_and_only_the_talon_order_imagined(name: str) -> None:
-    variant = make(name, {})
+    variant = make(name)
     state = variant.new_deal(variant.deal(Seed(3), ("t",), 0))
     view = state.view(state.to_act)
     other = 1 - view.seat
@@ -42,7 +43,7 @@ def test_the_told_hand_is_placed_and_only_the_talon_order_imagined(name: str) ->
 
 
 def test_a_hand_that_does_not_fit_the_view_is_not_told() -> None:
-    variant = make("schnapsen", {})
+    variant = make("schnapsen")
     state = variant.new_deal(variant.deal(Seed(3), ("t",), 0))
     view = state.view(state.to_act)
     other = 1 - view.seat

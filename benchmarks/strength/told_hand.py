@@ -5,11 +5,11 @@ opponent's current hand (:mod:`_told`); it still imagines the order of the talon
 else is the duel's: the same deals, seatings and bot seeds as ``sixtysix duel VARIANT BOT
 OPPONENT --deals N --seed S``, and the same summary. The difference between the two win rates
 is what reading the opponent's cards perfectly would be worth to that bot; what it still loses
-is the talon's luck and its own play. ``benchmarks/oracle.py`` goes further: its cheat sees the
+is the talon's luck and its own play. ``oracle.py`` goes further: its cheat sees the
 talon's order as well. Ctrl-C reports the deals finished so far (exit status 130).
 
-    python benchmarks/told_hand.py schnapsen expert random --deals 500 --jobs 2
-    python benchmarks/told_hand.py 66 expert heuristic --deals 500 --jobs 2
+    python benchmarks/strength/told_hand.py schnapsen expert random --deals 500 --jobs 2
+    python benchmarks/strength/told_hand.py 66 expert heuristic --deals 500 --jobs 2
 
 Two-player games only.
 """
