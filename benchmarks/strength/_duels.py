@@ -17,7 +17,7 @@ from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import Before, Contestant, DealResult, iter_deals, summarize
+from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
 
 def duel_parser(
@@ -58,14 +58,11 @@ def play_all(
     variant: Variant,
     contestants: list[Contestant],
     args: argparse.Namespace,
-    before: Before | None = None,
 ) -> tuple[list[DealResult], int]:
     """The duel's deals and the exit status: 0, or 130 with the deals finished before Ctrl-C."""
     played: list[DealResult] = []  # kept as they finish
     try:
-        played.extend(
-            iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs, before)
-        )
+        played.extend(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs))
     except KeyboardInterrupt:
         print(f"interrupted: the {len(played)} deals finished so far", file=sys.stderr)
         return played, 130

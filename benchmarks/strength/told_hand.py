@@ -1,12 +1,13 @@
 """A yardstick, not a player: a bot *told* the opponent's hand, in the games of ``sixtysix duel``.
 
 Before each of its decisions the measured bot (a search-based one: ``expert``) is told the
-opponent's current hand (:mod:`_told`); it still imagines the order of the talon. Everything
-else is the duel's: the same deals, seatings and bot seeds as ``sixtysix duel VARIANT BOT
-OPPONENT --deals N --seed S``, and the same summary. The difference between the two win rates
-is what reading the opponent's cards perfectly would be worth to that bot; what it still loses
-is the talon's luck and its own play. ``oracle.py`` goes further: its cheat sees the
-talon's order as well. Ctrl-C reports the deals finished so far (exit status 130).
+opponent's current hand (:class:`_told.Told` wraps it); it still imagines the order of the
+talon. Everything else is the duel's: the same deals, seatings and bot seeds as ``sixtysix
+duel VARIANT BOT OPPONENT --deals N --seed S``, and the same summary. The difference between
+the two win rates is what reading the opponent's cards perfectly would be worth to that bot;
+what it still loses is the talon's luck and its own play. ``oracle.py`` goes further: its
+cheat sees the talon's order as well. Ctrl-C reports the deals finished so far (exit status
+130).
 
     python benchmarks/strength/told_hand.py schnapsen expert random --deals 500 --jobs 2
     python benchmarks/strength/told_hand.py 66 expert heuristic --deals 500 --jobs 2
@@ -22,17 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import _told
 from _duels import duel_parser, play_all, resolved, summary_line
+from _told import Told
 
-from sixtysix.core.state import DealState
-from sixtysix.sim.duel import A
-
-
-def tell(state: DealState, seat: int, who: int) -> None:
-    """Before each decision: bot A is told the opponent's hand, bot B nothing."""
-    _told.install()  # in each worker process too
-    _told.tell(state.hands[1 - seat] if who == A else None)
+from sixtysix.sim.duel import Contestant
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,8 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     variant, contestants = resolved(parser, args)
     if variant.seats != 2:
         parser.error("two-player games only")
+    told = {"bot": args.bot, "variant": variant.name, "duel_seed": str(args.seed)}
+    contestants[0] = Contestant(contestants[0].label, Told, told)
     start = time.perf_counter()
-    played, status = play_all(variant, contestants, args, tell)
+    played, status = play_all(variant, contestants, args)
     what = f"{args.bot}, told the opponent's hand, against {args.opponent}"
     print(summary_line(variant, contestants, played, args, time.perf_counter() - start, what))
     return status
