@@ -35,33 +35,10 @@ each action on each deal, play the best average) and chooses per position how to
 
 **The margin** (two players). Where the values are estimates (searched, played out or blended),
 the move the rule player would make is kept unless the values rate another at least ``margin``
-game points higher (the ``heuristic``, with weights fitted by play for the game's shape where
-that measured stronger: :data:`ADVISOR_WEIGHTS`). Determinization has known biases: each
-imagined deal is searched as if every card, and the order of the talon, were face up, which
-flatters plans that need the hidden cards to lie just so. The rule player's move is a sound
-default, overruled where the values see a real gain. Measured on identical deals before the
-play-outs, with the search alone valuing open positions (``sixtysix duel 66 expert:open=search
-heuristic --deals 200 --seed 21``): the search without a margin won 53-54% of the games against
-the heuristic player whether it looked one trick ahead, three, or as deep as the budget
-allowed; with a margin of 0.3 to 0.8 it won 61-62%. A deeper look-ahead made the overrules
-worse (57% at two tricks, 54% to the end), which is the face-up bias at work; so one trick it
-is. Neither more deals (48: 61.3%) nor weighing them by the opponent's play made a measurable
-difference there (without the weights 61.8% over 300 deals, with ten candidates per deal
-61.5%); the weights are kept because they cost little and use information a strong player uses,
-not because they were seen to win games. In games of Schnapsen's shape the search's overrules
-paid from a smaller gap (0.3 against 0.5); with the play-outs blended in, so did 66's, and
-:data:`MARGIN` is now 0.3 for every two-player game.
-
-**Play-outs** (two players, talon open). Against the heuristic, on the same deals
-(``sixtysix duel VARIANT expert heuristic --deals 1000 --seed 21``): 66 63.1% of the games won
-and +0.423 game points per deal, Schnapsen 66.6% and +0.550 (+0.492 with the search alone;
-with ``--seed 1`` 65.1% and +0.520 against 63.9% and +0.494); over 500 deals with ``--seed 1``
-66 64.6% and +0.454 against 62.4% and +0.393. Against random 94.5% (66) and 91.6%
-(Schnapsen), against 94.2% and 91.9%. With 66's margin down to 0.3 since (:data:`MARGIN`): 66
-64.6% and +0.468 (1,000 deals, ``--seed 21``), 65.0% and +0.486 (500, ``--seed 1``), 94.7%
-against random. The blend measured better than play-outs alone, which gained only with the
-margin in 66 and not at all in Schnapsen, and better than other shares of the two
-(``benchmarks/README.md``).
+game points higher (:data:`MARGIN`; the rule player of :data:`ADVISOR_WEIGHTS`): each imagined
+deal is searched face up, which flatters plans that need the hidden cards to lie just so, and
+the rule player's move is the sound default. What each setting measured is in
+``docs/benchmarks.md`` ("The expert's settings").
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
@@ -102,15 +79,12 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl
 
+#: The share of the imagined deals a close must win where they were searched face up
+#: (``confidence`` parameter; see :meth:`Estimate.best`): a lower share let through closes
+#: that a random opponent then broke.
+CLOSE_CONFIDENCE = 0.97
 #: Samples and nodes per move, and (for the compiled search) tricks of look-ahead while the
 #: talon is open; after a close the compiled search always runs to the end of the deal.
-#: The share of the imagined deals a close must win where they were searched face up
-#: (``confidence`` parameter; see :meth:`Estimate.best`). 0.9 let through closes that a
-#: random opponent then broke: with 0.97 (``sixtysix duel VARIANT expert:confidence=C OPPONENT
-#: --deals 500 --seed 1``) 66 won 95.3% of the games against random (+1.912 game points per
-#: deal) against 94.7% (+1.890) and Schnapsen 92.2% (+1.990) against 91.6% (+1.974), and
-#: against the heuristic 66 won 65.1% (+0.479) against 65.0% (+0.486).
-CLOSE_CONFIDENCE = 0.97
 EXPERT_BUDGET = Budget(
     samples=24, nodes=300_000, depth=1, enumerate_up_to=24, close_confidence=CLOSE_CONFIDENCE
 )
@@ -121,36 +95,19 @@ GENERIC_SHARE = 15
 #: Deals drawn per deal searched when weighing them by the other seats' play.
 CANDIDATES = 3
 #: Game points by which the values must beat the rule player's move to overrule it (two
-#: players; see the module doc). Fitted first for the search alone: 0.5 in 66, 0.3 in games of
-#: Schnapsen's shape, where played out both ways (``python benchmarks/overrules.py schnapsen
-#: heuristic --deals 300 --seed 21``) overrules with a gap of 0.25 to 0.5 gained +0.28 game
-#: points each (se 0.12, 188 of them; in 66 +0.01, se 0.19). The blended values of the open
-#: talon are less biased than the search's, and 66 then gained from 0.3 as well (``sixtysix duel
-#: 66 expert:margin=M heuristic``): over 1,000 deals with ``--seed 21`` 64.6% of the games and
-#: +0.468 game points per deal against 63.1% and +0.423 with 0.5; over 500 with ``--seed 1``
-#: 65.0% and +0.486 against 64.6% and +0.454 (0.2: 64.9%, +0.476); against random 94.7%
-#: against 94.5% (500 deals). So one margin for every two-player game.
+#: players; see the module doc): smaller overrules measured as noise (``docs/benchmarks.md``,
+#: "Do the overrules pay?").
 MARGIN = 0.3
 #: Cards in a deck of Schnapsen's shape: the games whose rule player differs.
 SMALL_DECK = 20
 #: Prior probability that the other seat plays at random (two players, compiled search).
 RANDOM_PRIOR = 0.1
-#: The search expects random replies only once that reading is at least this likely. Below
-#: it, the pruning that minimax allows is worth more than the small shift in the values:
-#: mixing at any reading (floor 0) won 59.1% of 1,000 games against the heuristic in 66
-#: (``--seed 21``; with the floor 62.3% of the first 600), for 94.5% against 93.8% of 1,000
-#: games against random (``--seed 1``).
+#: The search expects random replies only once that reading is at least this likely: below
+#: it, the pruning that minimax allows is worth more than the small shift in the values.
 RANDOM_FLOOR = 0.5
-#: Once every deal is solved to its end and several actions share the best value (a lost or
-#: won endgame where minimax sees no difference), the tie goes to the action worth most when
-#: the opponent plays a random legal card with this probability: if the deal is lost against
-#: the best defence, play the line that leaves the opponent the most ways to go wrong (and if
-#: it is won, the one that wins most if the opponent errs). In those solved positions the search
-#: also decides without the margin (its values are final scores). Both together, on the same
-#: deals (``sixtysix duel VARIANT expert:… heuristic --deals 1000 --seed 1``): 66 61.5% of the
-#: games won against 61.3%, Schnapsen 62.1% against 61.5%; against random (500 deals) 66
-#: 94.2% against 93.8%, Schnapsen 91.3% against 90.6%. Small, but in every measurement; 0.2
-#: and 1 did the same as 0.5 in Schnapsen (61.9% and 62.1%).
+#: Once every deal is solved to its end and several actions share the best value, the tie
+#: goes to the action worth most when the opponent plays a random legal card with this
+#: probability: the line that leaves the opponent the most ways to go wrong.
 TIE_MIX = 0.5
 #: Deals per move with three or more players, unless ``samples`` is given: each play-out is
 #: cheaper there (more forced moves), and the position is harder to read.
@@ -160,18 +117,14 @@ MANY_SEATS_SAMPLES = 48
 #: played out on each imagined deal by the rule player on both sides, each seat seeing only its
 #: own view of the deal ("rollouts"); one trick of compiled search and the fitted evaluation
 #: ("search"; without numba, the generic search's rollouts); or a weighted mean of the two
-#: ("blend", the default; see the module doc for the figures).
+#: ("blend", the default: it measured stronger than either alone).
 OPEN_BLEND = "blend"
 OPEN_ROLLOUTS = "rollouts"
 OPEN_SEARCH = "search"
 OPEN_METHODS = (OPEN_BLEND, OPEN_ROLLOUTS, OPEN_SEARCH)
 #: Deals played out per move where the open talon is played out (two players).
 PLAYOUTS = 24
-#: The play-outs' share of a blend (the search has the rest). Half and half measured best
-#: (``sixtysix duel VARIANT expert:share=S heuristic``): in 66 a share of 0.33 won 64.1% of 1,000
-#: games against the heuristic (500 deals, ``--seed 1``) against 65.0% with 0.5, and 0.67 won
-#: 65.9% there but 63.9% of 2,000 games with ``--seed 21`` against 64.6%; in Schnapsen 0.67 won
-#: 62.2% against 65.5% (500 deals, ``--seed 1``).
+#: The play-outs' share of a blend (the search has the rest): half and half measured best.
 BLEND_SHARE = 0.5
 #: Estimates (:attr:`Estimate.method`) that include a search of each imagined deal face up:
 #: a close valued by them needs ``close_confidence``.
@@ -181,15 +134,8 @@ FACE_UP_METHODS = ("search", OPEN_BLEND)
 ROLLOUT_POLICY = "heuristic"
 
 #: The rule player whose move the margin keeps, per deck size (two players): the heuristic
-#: with its weights fitted by play for the game's shape. Schnapsen's (``python
-#: benchmarks/tune_heuristic.py schnapsen --deals 6000 --passes 3``) beat the heuristic's own
-#: by +0.062 game points per deal (se 0.004; 53.0% of 40,000 other games), and the expert
-#: deferring to them won 63.9% and 64.2% of 2,000 games against the heuristic (``sixtysix duel
-#: schnapsen expert heuristic --deals 1000``, ``--seed 1`` and ``--seed 21``) against 62.3%
-#: and 63.2% with the heuristic's own, and 91.9% against random (500 deals) against 91.7%.
-#: The weights fitted for 66 beat the heuristic's own by only +0.023 and left the expert where
-#: it was (62.4% of 1,000 games against the heuristic, 93.6% against random against 94.2%), so
-#: 66 and games of other shapes keep the heuristic's own.
+#: with weights fitted by play (``benchmarks/tools/tune_heuristic.py``) where they made the
+#: expert stronger (Schnapsen's shape); other games keep the heuristic's own.
 ADVISOR_WEIGHTS: Mapping[int, Weights] = {
     SMALL_DECK: Weights(
         willing_follow=0.675,
@@ -617,9 +563,8 @@ class ExpertBot(PimcBot):
             share=self.share,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
-        # sees every card, need the extra confidence, and so does a blend, part of which is
-        # such a search (without the guard a blend closed too often against a random player:
-        # 89.2% of Schnapsen games won against 91.5%, `benchmarks/README.md`).
+        # sees every card, need the extra confidence, and so does a blend, part of which is such
+        # a search (unguarded, a blend closed too often against a random player).
         guarded = self.last.method in FACE_UP_METHODS
         confidence = self.budget.close_confidence if guarded else 0.0
         best = self.last.best(confidence)

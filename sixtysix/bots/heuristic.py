@@ -28,7 +28,7 @@ How it decides, in the order a seat meets the decisions:
 
 The numbers behind the score and the close are its :class:`Weights`: hand-set defaults (the
 ``heuristic`` everyone is measured against), each one a bot parameter, so that other sets can
-be fitted by play (``benchmarks/tune_heuristic.py``) and played without touching the code. The
+be fitted by play (``benchmarks/tools/tune_heuristic.py``) and played without touching the code. The
 expert defers to such a fitted set in the two-player games (:mod:`sixtysix.bots.expert`).
 """
 
@@ -85,8 +85,9 @@ class Weights:
     """The numbers behind the card-play score and the close, in one place.
 
     The defaults are the ``heuristic`` bot's (set by hand, and the yardstick every other
-    player is measured against); other sets are fitted by play (``benchmarks/tune_heuristic.py``)
-    and can be tried as bot parameters (``heuristic:later_card=3``), each field by its name.
+    player is measured against); other sets are fitted by play
+    (``benchmarks/tools/tune_heuristic.py``) and can be tried as bot parameters
+    (``heuristic:later_card=3``), each field by its name.
     """
 
     #: See :data:`DEAL_END`.

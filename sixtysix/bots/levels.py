@@ -3,8 +3,8 @@
 A level is a bot *name* and its parameters (the budget included), resolved through the plugin
 registry when it is used, never imported directly: the search players come from their own
 plugin modules, and a level works as soon as its bot is installed. Each level is meant to be
-measurably stronger than the one below; ``benchmarks/strength.py`` measures exactly that with
-duels, and the figures live in ``benchmarks/README.md``.
+measurably stronger than the one below; ``benchmarks/strength/strength.py`` measures exactly
+that with duels, and the figures live in ``docs/benchmarks.md``.
 
 On the command line a level is written ``@name`` wherever a bot is expected
 (``sixtysix duel 66 @hard @medium``), optionally with extra parameters (``@hard:seed=3``).

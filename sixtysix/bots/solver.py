@@ -271,7 +271,7 @@ def features(state: DealState, seat: int) -> list[float]:
 
 
 #: Weights of :func:`features` fitted to the final value of heuristic-play deals by
-#: ``benchmarks/fit_evaluation.py`` (20,000 deals each), by the shape of the game: seats,
+#: ``benchmarks/tools/fit_evaluation.py`` (20,000 deals each), by the shape of the game: seats,
 #: a talon or not, and the size of the deck.
 WEIGHTS: dict[tuple[int, bool, int], tuple[float, ...]] = {
     # two-player 66 (held-out R² 0.39; the hand-made evaluation 0.32)

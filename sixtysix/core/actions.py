@@ -118,10 +118,6 @@ def parse_action(text: str) -> Action:
     return ACTIONS[PARTNER + card // 6]
 
 
-def action_str(code: int) -> str:
-    return ACTION_NAMES[code]
-
-
 __all__ = [
     "ACTIONS",
     "ACTION_NAMES",
@@ -137,6 +133,5 @@ __all__ = [
     "TRUMP",
     "TRUMP_BELOW",
     "Action",
-    "action_str",
     "parse_action",
 ]

@@ -30,7 +30,7 @@ import math
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 
@@ -39,14 +39,12 @@ from sixtysix.bots.external import deal_over
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState, Phase
+from sixtysix.core.state import Phase
 from sixtysix.core.turn import Fault, Turn, tally
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import BoundPool
 
 A, B = 0, 1
-#: A yardstick's look at each decision: the true state, the seat to act, and ``A`` or ``B``.
-Before = Callable[[DealState, int, int], None]
 CONFIDENCE = 0.95
 
 
@@ -86,7 +84,7 @@ class GameResult:
     #: Seconds per move of A's and of B's bots in this game.
     times: tuple[tuple[float, ...], tuple[float, ...]]
     #: The seat that closed the talon (-1: nobody), and the cards then left in the talon (with
-    #: the turn-up): where a game was won or lost, for ``benchmarks/losses.py``.
+    #: the turn-up): where a game was won or lost, for ``benchmarks/strength/losses.py``.
     closed_by: int = -1
     closed_with: int = 0
     #: The game's fault, if a bot faulted (the game then ended by forfeit): ``(seat, kind)``.
@@ -118,15 +116,8 @@ def play_game(
     deal: int,
     game: int,
     seating: tuple[int, ...],
-    before: Before | None = None,
 ) -> GameResult:
-    """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says.
-
-    ``before`` is called before each decision with the true state, the seat to act and whose
-    bot sits there (``A`` or ``B``). The duel never passes it; it lets a yardstick in
-    ``benchmarks/`` (``told_hand.py``) play the duel's very games while telling a bot what its
-    view hides.
-    """
+    """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says."""
     n = variant.seats
     setup = variant.deal(seed, deal_path(deal), deal % n)
     state = variant.new_deal(setup)
@@ -139,8 +130,6 @@ def play_game(
     clock = time.perf_counter
     while state.phase != Phase.OVER:
         seat = state.to_act
-        if before is not None:
-            before(state, seat, seating[seat])
         view = state.view(seat)
         with Turn(state, seat) as turn:
             start = clock()
@@ -168,11 +157,10 @@ def play_deal(
     contestants: Sequence[Contestant],
     seed: Seed,
     deal: int,
-    before: Before | None = None,
 ) -> DealResult:
-    """Every arrangement of one deal (``before``: as for :func:`play_game`)."""
+    """Every arrangement of one deal."""
     games = tuple(
-        play_game(variant, contestants, seed, deal, g, seating, before)
+        play_game(variant, contestants, seed, deal, g, seating)
         for g, seating in enumerate(arrangements(variant.seats))
     )
     return DealResult(deal, games)
@@ -189,17 +177,14 @@ def iter_deals(
     seed: Seed,
     deals: int,
     jobs: int = 1,
-    before: Before | None = None,
 ) -> Iterator[DealResult]:
     """Deals ``0..deals-1``, each with all its games; in order with one job, else as done.
 
     The results do not depend on ``jobs``: every deal draws only from its own seed paths.
-    ``before``: as for :func:`play_game` (with ``jobs`` above 1, a module-level function, so
-    that the workers can be handed it).
     """
     if jobs <= 1:
         for d in range(deals):
-            yield play_deal(variant, contestants, seed, d, before)
+            yield play_deal(variant, contestants, seed, d)
         return
     pool = BoundPool(jobs, initializer=_ignore_interrupts)
     pending: set[Future[DealResult]] = set()
@@ -208,7 +193,7 @@ def iter_deals(
     try:
         while next_deal < deals or pending:
             while next_deal < deals and len(pending) < 2 * jobs:
-                pending.add(pool.submit(play_deal, variant, contestants, seed, next_deal, before))
+                pending.add(pool.submit(play_deal, variant, contestants, seed, next_deal))
                 next_deal += 1
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import MatchNotices, deal_over
+from sixtysix.bots.external import deal_over
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
@@ -267,40 +267,6 @@ def simulate(
             summary.add_faults(f for result in chunk for f in result.faults)
             if progress is not None:
                 progress(len(chunk))
-    finally:
-        summary.elapsed += time.perf_counter() - start
-    return summary
-
-
-def simulate_matches(
-    variant: Variant,
-    bots: Sequence[BotSpec],
-    matches: int,
-    seed: Seed,
-    progress: Callable[[int], None] | None = None,
-    summary: Summary | None = None,
-) -> Summary:
-    """Play whole matches; ``wins`` counts match wins, the rest totals every deal."""
-    from sixtysix.core.match import play_match
-
-    summary = summary if summary is not None else Summary(variant.seats)
-    start = time.perf_counter()
-    try:
-        for m in range(matches):
-            mseed = seed.child(("match", m))
-            seated = seat_bots(bots, mseed)
-            notices = MatchNotices(seated)
-            choose = [b.choose for b in seated]
-            result = play_match(variant, choose, mseed, on_deal=notices.on_deal, faults=True)
-            notices.finish(result.totals, result.winners)
-            summary.add_faults(result.faults)
-            summary.games += 1
-            for outcome in result.outcomes:
-                summary.add_deal(str(outcome.reason), outcome.game_points)
-            for s in result.winners:
-                summary.wins[s] += 1
-            if progress is not None:
-                progress(1)
     finally:
         summary.elapsed += time.perf_counter() - start
     return summary

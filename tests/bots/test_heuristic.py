@@ -410,7 +410,7 @@ def test_choice_does_not_depend_on_cards_it_cannot_see() -> None:
 
 
 def test_beats_random_clearly_in_two_player_games() -> None:
-    """A small fixed-seed duel (the measured figures are in benchmarks/README.md)."""
+    """A small fixed-seed duel (the measured figures are in docs/benchmarks.md)."""
     for variant in (SixtySix(), Schnapsen()):
         summary = duel(
             variant,

@@ -63,7 +63,7 @@ def test_resolve_player_takes_bots_and_levels() -> None:
 
 
 def test_medium_is_stronger_than_easy() -> None:
-    """A fixed-seed check of the order; benchmarks/strength.py measures every step."""
+    """A fixed-seed check of the order; benchmarks/strength/strength.py measures every step."""
     for variant in (SixtySix(), SixtySix3()):
         summary = duel(
             variant,

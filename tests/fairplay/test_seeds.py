@@ -17,7 +17,8 @@ from sixtysix.core.variant import Variant
 from sixtysix.play.players import build_bots
 from sixtysix.plugins.manager import Registry, get_registry
 from sixtysix.sim.duel import Contestant, play_deal
-from sixtysix.sim.simulate import BotSpec, play_game, seat_bots, simulate_matches
+from sixtysix.sim.jobs import MatchJob, play_match_chunk
+from sixtysix.sim.simulate import BotSpec, play_game, seat_bots
 from sixtysix.sim.tournament import TournamentJob, play_tournament_chunk
 from tests.fairplay.cheaters import SeedRedealer
 
@@ -67,7 +68,7 @@ def test_simulated_games_cannot_be_dealt_again(name: str, value: int | None) -> 
 @pytest.mark.parametrize("value", [7, None])
 def test_matches_cannot_be_dealt_again(value: int | None) -> None:
     v = variant("sixtysix")
-    simulate_matches(v, [(SeedRedealer, {}), (RandomBot, {})], 2, Seed(value))
+    play_match_chunk(MatchJob(v, ((SeedRedealer, {}), (RandomBot, {})), Seed(value)), 0, 2)
     assert SeedRedealer.found == 0
 
 

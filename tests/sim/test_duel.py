@@ -13,7 +13,6 @@ from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.actions import CLOSE, Action
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState
 from sixtysix.core.view import View
 from sixtysix.sim.duel import (
     A,
@@ -26,7 +25,6 @@ from sixtysix.sim.duel import (
     iter_deals,
     mean_interval,
     play_deal,
-    play_game,
     summarize,
     wilson_interval,
 )
@@ -75,51 +73,6 @@ def test_every_seating_plays_the_identical_deal(variant: SixtySix) -> None:
         first.setdefault(seat, set()).add((dealer, hand))
     assert sorted(first) == list(range(variant.seats))
     assert all(len(views) == 1 for views in first.values())  # same cards in every seating
-
-
-def test_a_game_calls_before_with_the_true_state_and_changes_nothing() -> None:
-    """``before`` (for the yardsticks of benchmarks/) sees each decision's true state, seat and
-    bot (A or B) before the bot is asked, and the game it plays is the duel's own."""
-    variant = Schnapsen()
-    contestants = (HEURISTIC, RANDOM)
-    seating = (1, 0)
-    asked: list[tuple[int, int, int]] = []
-
-    def before(state: DealState, seat: int, who: int) -> None:
-        assert seat == state.to_act and who == seating[seat]
-        asked.append((seat, who, len(state.history)))
-
-    plain = play_game(variant, contestants, Seed(5), 3, 1, seating)
-    told = play_game(variant, contestants, Seed(5), 3, 1, seating, before)
-    assert told.outcome == plain.outcome
-    assert len(asked) == sum(len(t) for t in plain.times) > 0
-    assert [n for _, _, n in asked] == sorted({n for _, _, n in asked})  # once per decision
-    assert {who for _, who, _ in asked} == {A, B}
-
-
-class Looked(Exception):
-    """Raised by :func:`refuse` to show that ``before`` reached a worker."""
-
-
-def refuse(state: DealState, seat: int, who: int) -> None:
-    raise Looked(f"seat {seat}")
-
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_every_deal_of_a_duel_calls_before_in_any_worker(jobs: int) -> None:
-    with pytest.raises(Looked):
-        list(iter_deals(Schnapsen(), (HEURISTIC, RANDOM), Seed(1), 4, jobs, refuse))
-    seen: list[int] = []
-
-    def outcomes(results: list[DealResult]) -> list[object]:
-        # With several jobs the deals arrive as they finish: compare them in deal order.
-        return [g.outcome for r in sorted(results, key=lambda r: r.deal) for g in r.games]
-
-    looked = list(
-        iter_deals(Schnapsen(), (HEURISTIC, RANDOM), Seed(1), 2, 1, lambda s, t, w: seen.append(w))
-    )
-    plain = list(iter_deals(Schnapsen(), (HEURISTIC, RANDOM), Seed(1), 2, jobs))
-    assert seen and outcomes(looked) == outcomes(plain)
 
 
 def test_same_bot_on_both_sides_is_an_even_duel() -> None:

@@ -4,7 +4,7 @@ The peer is the ``schnapsen`` package from PyPI (a university course's bot platf
 ``docs/peer-schnapsen-notes.md``). In one run, on one machine, this script measures
 
 * the peer: its ``RandBot`` against itself through ``SchnapsenGamePlayEngine.play_game``
-  (reusing ``benchmarks/_peer_schnapsen.py``), one deal per game;
+  (reusing ``benchmarks/speed/_peer_schnapsen.py``), one deal per game;
 * ours through ``sixtysix.sim.simulate.simulate``: ``RandomBot`` against ``RandomBot`` on
   ``schnapsen``, one deal per game, by whatever path ``simulate`` picks (the vectorised fast
   path when numpy is installed and the game is supported);
@@ -19,7 +19,7 @@ environment, together with this checkout::
 
     python3 -m venv /tmp/bench
     /tmp/bench/bin/pip install -e . -r benchmarks/requirements-peer.txt
-    /tmp/bench/bin/python benchmarks/vs_schnapsen_package.py --games 20000 --seed 1
+    /tmp/bench/bin/python benchmarks/speed/vs_schnapsen_package.py --games 20000 --seed 1
 
 (``-e '.[fast]'`` as well if numpy is not pulled in already; the peer's scikit-learn brings it.)
 Each figure is the best of ``--repeat`` timed runs of the same games, to damp noise from other
@@ -45,7 +45,7 @@ INSTALL = (
     "install the peer into a separate virtual environment, never into the project's:\n"
     "  python3 -m venv /tmp/bench\n"
     "  /tmp/bench/bin/pip install -e . -r benchmarks/requirements-peer.txt\n"
-    "  /tmp/bench/bin/python benchmarks/vs_schnapsen_package.py --games 20000 --seed 1"
+    "  /tmp/bench/bin/python benchmarks/speed/vs_schnapsen_package.py --games 20000 --seed 1"
 )
 TARGET_RATIO = 10.0
 

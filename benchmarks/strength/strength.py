@@ -21,9 +21,9 @@ and game points per deal a 95% normal interval over deals. Three groups of measu
 
 A comparison whose bot is not installed is listed as skipped. Run, for example::
 
-    python benchmarks/strength.py --group heuristic --deals 1000
-    python benchmarks/strength.py --group ladder --deals 200 --jobs 2
-    python benchmarks/strength.py --group targets --variant 66 --variant schnapsen --json
+    python benchmarks/strength/strength.py --group heuristic --deals 1000
+    python benchmarks/strength/strength.py --group ladder --deals 200 --jobs 2
+    python benchmarks/strength/strength.py --group targets --variant 66 --variant schnapsen --json
 
 The exit status is 1 when a measured check fails, 0 otherwise.
 """

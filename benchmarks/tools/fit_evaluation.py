@@ -8,10 +8,10 @@ that best predict the deal's final value (game points of the seat's side minus t
 It prints the weights to paste into ``solver.py`` and the fit on held-out positions (R²),
 next to the hand-made evaluation's.
 
-    python benchmarks/fit_evaluation.py sixtysix --deals 20000
-    python benchmarks/fit_evaluation.py schnapsen --deals 20000
-    python benchmarks/fit_evaluation.py sixtysix-3 --deals 20000
-    python benchmarks/fit_evaluation.py sixtysix-4 --deals 20000
+    python benchmarks/tools/fit_evaluation.py sixtysix --deals 20000
+    python benchmarks/tools/fit_evaluation.py schnapsen --deals 20000
+    python benchmarks/tools/fit_evaluation.py sixtysix-3 --deals 20000
+    python benchmarks/tools/fit_evaluation.py sixtysix-4 --deals 20000
 
 Needs numpy (the ``fast`` or ``test`` extra).
 """

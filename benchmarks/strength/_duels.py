@@ -1,7 +1,7 @@
 """What the duel-based benchmark scripts share: their command line, a Ctrl-C-safe run and the
 summary line.
 
-``losses.py``, ``told_hand.py`` and ``ismcts.py`` take the arguments of ``sixtysix duel`` (a
+``losses.py`` and ``told_hand.py`` take the arguments of ``sixtysix duel`` (a
 variant, two bots, ``--deals``, ``--seed``, ``--jobs``) and play its very games through
 :func:`sixtysix.sim.duel.iter_deals`; a bad argument is a one-line error (exit status 2), and
 Ctrl-C keeps the deals finished so far (exit status 130).
@@ -16,8 +16,8 @@ from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
-from sixtysix.plugins.manager import Registry, get_registry
-from sixtysix.sim.duel import Before, Contestant, DealResult, iter_deals, summarize
+from sixtysix.plugins.manager import get_registry
+from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
 
 def duel_parser(
@@ -40,13 +40,10 @@ def duel_parser(
 
 
 def resolved(
-    parser: argparse.ArgumentParser, args: argparse.Namespace, registry: Registry | None = None
+    parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[Variant, list[Contestant]]:
-    """The variant and the two contestants named by ``args``, or a one-line parser error.
-
-    ``registry``: where the names are looked up (the installed plugins' by default; a script
-    adds its own prototype bots to a copy)."""
-    reg = registry if registry is not None else get_registry()
+    """The variant and the two contestants named by ``args``, or a one-line parser error."""
+    reg = get_registry()
     try:
         variant = reg.variant(args.variant)()
         contestants = [Contestant(*resolve_player(s, reg)) for s in (args.bot, args.opponent)]
@@ -61,14 +58,11 @@ def play_all(
     variant: Variant,
     contestants: list[Contestant],
     args: argparse.Namespace,
-    before: Before | None = None,
 ) -> tuple[list[DealResult], int]:
     """The duel's deals and the exit status: 0, or 130 with the deals finished before Ctrl-C."""
     played: list[DealResult] = []  # kept as they finish
     try:
-        played.extend(
-            iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs, before)
-        )
+        played.extend(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs))
     except KeyboardInterrupt:
         print(f"interrupted: the {len(played)} deals finished so far", file=sys.stderr)
         return played, 130

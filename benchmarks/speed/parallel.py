@@ -3,7 +3,7 @@
 For random-vs-random 66 on the vectorised fast path and on the generic engine (random bots
 with a parameter, which the fast path does not take), this measures
 
-* ``raw``: the single-process benchmark: the games alone, as ``benchmarks/throughput.py`` plays
+* ``raw``: the single-process benchmark: the games alone, as ``throughput.py`` plays
   them (``simulate_batch`` / ``play_game`` in a loop), no simulator around them;
 * ``1 worker``: ``run_simulation`` in this process (chunks, totals, optional rows);
 * ``N workers``: the local process pool (default: every CPU this process may use);
@@ -13,10 +13,10 @@ and prints games/s, the parallel efficiency ``rate(N) / (N * rate(1 worker))``, 
 per game *inside the workers* (their summed chunk time over the games) against the raw cost:
 the issue asks that chunking keep it within 10%, and that efficiency reach 90%.
 
-    python benchmarks/parallel.py                       # both paths, local and Ray
-    python benchmarks/parallel.py --games 4000000 --generic-games 400000 --repeat 2
-    python benchmarks/parallel.py --out                 # include writing JSON Lines rows
-    python benchmarks/parallel.py --no-ray
+    python benchmarks/speed/parallel.py                       # both paths, local and Ray
+    python benchmarks/speed/parallel.py --games 4000000 --generic-games 400000 --repeat 2
+    python benchmarks/speed/parallel.py --out                 # include writing JSON Lines rows
+    python benchmarks/speed/parallel.py --no-ray
 
 Exit status 1 when efficiency is below ``--target`` (0.9) or the per-game cost grows by more
 than 10%. Wall-clock figures: run on an otherwise idle machine, and use ``--repeat``.

@@ -36,7 +36,7 @@ dependency of the project: run this from a separate virtual environment that has
 
     python -m venv /tmp/bench2
     /tmp/bench2/bin/pip install -e '.[fast]' -r benchmarks/requirements-peer.txt
-    /tmp/bench2/bin/python benchmarks/strength_vs_schnapsen_package.py --deals 500 --jobs 2
+    /tmp/bench2/bin/python benchmarks/strength/strength_vs_schnapsen_package.py --deals 500 --jobs 2
 
 Our bot defaults to ``expert``; while it is not installed the script says so and plays
 ``heuristic``. Install the ``fast`` extra (numba) as above: without it the expert has no
@@ -428,7 +428,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not compiled_available():
         print(
             "note: numba (the 'fast' extra) is not installed here: search-based bots play"
-            " without the compiled search, weaker than measured in benchmarks/README.md",
+            " without the compiled search, weaker than measured in docs/benchmarks.md",
             file=sys.stderr,
         )
     start = time.perf_counter()
@@ -533,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
         "--told",
         action="store_true",
         help="a yardstick, not a measurement of our bot: tell it the opponent's hand before"
-        " each decision (benchmarks/_told.py)",
+        " each decision (benchmarks/strength/_told.py)",
     )
     args = parser.parse_args(argv)
     if args.deals < 1 or args.samples < 1 or args.depth < 1:

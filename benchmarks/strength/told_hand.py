@@ -1,0 +1,48 @@
+"""A yardstick, not a player: a bot *told* the opponent's hand, in the games of ``sixtysix duel``.
+
+Before each of its decisions the measured bot (a search-based one: ``expert``) is told the
+opponent's current hand (:class:`_told.Told` wraps it); it still imagines the order of the
+talon. Everything else is the duel's: the same deals, seatings and bot seeds as ``sixtysix
+duel VARIANT BOT OPPONENT --deals N --seed S``, and the same summary. The difference between
+the two win rates is what reading the opponent's cards perfectly would be worth to that bot;
+what it still loses is the talon's luck and its own play. ``oracle.py`` goes further: its
+cheat sees the talon's order as well. Ctrl-C reports the deals finished so far (exit status
+130).
+
+    python benchmarks/strength/told_hand.py schnapsen expert random --deals 500 --jobs 2
+    python benchmarks/strength/told_hand.py 66 expert heuristic --deals 500 --jobs 2
+
+Two-player games only.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _duels import duel_parser, play_all, resolved, summary_line
+from _told import Told
+
+from sixtysix.sim.duel import Contestant
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = duel_parser(__doc__, "the bot told the opponent's hand", "its opponent, honest")
+    args = parser.parse_args(argv)
+    variant, contestants = resolved(parser, args)
+    if variant.seats != 2:
+        parser.error("two-player games only")
+    told = {"bot": args.bot, "variant": variant.name, "duel_seed": str(args.seed)}
+    contestants[0] = Contestant(contestants[0].label, Told, told)
+    start = time.perf_counter()
+    played, status = play_all(variant, contestants, args)
+    what = f"{args.bot}, told the opponent's hand, against {args.opponent}"
+    print(summary_line(variant, contestants, played, args, time.perf_counter() - start, what))
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
