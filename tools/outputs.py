@@ -10,13 +10,15 @@ stderr to ``DIR/<case>.status``. Timing fields are blanked (:data:`TIMING_KEYS`)
 is touched, so the files are otherwise byte for byte what the commands printed.
 
     python tools/outputs.py record tools/outputs/baseline
-    python tools/outputs.py compare tools/outputs/baseline [--workers 2] [--keep DIR]
+    python tools/outputs.py compare tools/outputs/baseline [--workers 2 [--any-row-order]]
 
 ``compare`` exits 0 when every file is identical, 1 otherwise (printing the first difference
 of each file that differs). ``--workers N`` passes ``--workers N`` to ``simulate`` and
 ``tournament`` and ``--jobs N`` to ``duel``: their outputs must not depend on it (the echoed
-``workers`` field is then blanked too). A developer tool: nothing in ``sixtysix`` or the
-tests imports it.
+``workers`` field is then blanked on both sides). With several workers ``simulate`` writes its
+``--out`` rows as chunks finish, so their order may differ: such a file is reported as "the
+same rows in another order", and ``--any-row-order`` counts it as identical. A developer
+tool: nothing in ``sixtysix`` or the tests imports it.
 """
 
 from __future__ import annotations
@@ -296,8 +298,23 @@ def first_difference(expected: str, actual: str, width: int = 70) -> str:
     )
 
 
-def compare(baseline: Path, workers: int | None = None, keep: Path | None = None) -> int:
-    """Record afresh and compare with ``baseline`` file by file; 0 if identical, else 1."""
+def _same_rows(expected: str, actual: str) -> bool:
+    """Whether two ``--out`` files hold the same rows, in whatever order."""
+    return sorted(expected.splitlines()) == sorted(actual.splitlines())
+
+
+def compare(
+    baseline: Path,
+    workers: int | None = None,
+    keep: Path | None = None,
+    any_row_order: bool = False,
+) -> int:
+    """Record afresh and compare with ``baseline`` file by file; 0 if identical, else 1.
+
+    Under ``workers`` the baseline's echo of its worker count is blanked as the fresh one is.
+    ``any_row_order``: ``--out`` files with the same rows in another order count as identical
+    (with several workers rows are written as chunks finish, docs/simulation.md).
+    """
     if not baseline.is_dir():
         print(f"error: {baseline} is not a directory", file=sys.stderr)
         return 2
@@ -315,9 +332,17 @@ def compare(baseline: Path, workers: int | None = None, keep: Path | None = None
             else:
                 a = (baseline / name).read_text(encoding="utf-8")
                 b = (fresh / name).read_text(encoding="utf-8")
+                if workers is not None:
+                    a = blank(a, WORKER_KEYS)
                 if a == b:
                     continue
+                rows = name.endswith(".out.jsonl") and _same_rows(a, b)
+                if rows and any_row_order:
+                    print(f"{name}: the same rows in another order")
+                    continue
                 print(f"{name}: differs at {first_difference(a, b)}")
+                if rows:
+                    print("    (the same rows in another order)")
             differing += 1
         total = len(old | new)
         if differing:
@@ -348,6 +373,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             command.add_argument(
                 "--keep", type=Path, default=None, metavar="DIR", help="keep the fresh outputs"
             )
+            command.add_argument(
+                "--any-row-order",
+                action="store_true",
+                help="--out files with the same rows in another order count as identical",
+            )
     args = parser.parse_args(argv)
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -358,7 +388,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.keep is not None and args.keep.exists() and any(args.keep.iterdir()):
         parser.error(f"{args.keep} is not empty")
-    return compare(args.dir, args.workers, args.keep)
+    return compare(args.dir, args.workers, args.keep, args.any_row_order)
 
 
 if __name__ == "__main__":
