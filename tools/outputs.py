@@ -55,6 +55,9 @@ ENVIRONMENT = {
     "NO_COLOR": "1",
     "TERM": "dumb",
     "PYTHONIOENCODING": "utf-8",
+    # Only the built-in variants and bots: an installed plugin (the Santase example) would
+    # change the listings and the error messages that name what is installed.
+    "SIXTYSIX_DISABLE_PLUGIN_AUTOLOAD": "1",
 }
 #: Variables removed from the environment: they change the language or the expert's path.
 UNSET = ("LANGUAGE", "LC_MESSAGES", "FORCE_COLOR", "SIXTYSIX_NO_NUMBA")
