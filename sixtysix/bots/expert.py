@@ -86,8 +86,8 @@ from sixtysix.bots.inference import chance_of_random, read_play, resample
 from sixtysix.bots.pimc import (
     Budget,
     Clock,
-    Estimate,
     PimcBot,
+    SearchEstimate,
     Tally,
     describe_parameters,
     estimate,
@@ -105,7 +105,7 @@ from sixtysix.plugins import hookimpl
 #: Samples and nodes per move, and (for the compiled search) tricks of look-ahead while the
 #: talon is open; after a close the compiled search always runs to the end of the deal.
 #: The share of the imagined deals a close must win where they were searched face up
-#: (``confidence`` parameter; see :meth:`Estimate.best`). 0.9 let through closes that a
+#: (``confidence`` parameter; see :meth:`SearchEstimate.best`). 0.9 let through closes that a
 #: random opponent then broke: with 0.97 (``sixtysix duel VARIANT expert:confidence=C OPPONENT
 #: --deals 500 --seed 1``) 66 won 95.3% of the games against random (+1.912 game points per
 #: deal) against 94.7% (+1.890) and Schnapsen 92.2% (+1.990) against 91.6% (+1.974), and
@@ -173,7 +173,7 @@ PLAYOUTS = 24
 #: 65.9% there but 63.9% of 2,000 games with ``--seed 21`` against 64.6%; in Schnapsen 0.67 won
 #: 62.2% against 65.5% (500 deals, ``--seed 1``).
 BLEND_SHARE = 0.5
-#: Estimates (:attr:`Estimate.method`) that include a search of each imagined deal face up:
+#: Estimates (:attr:`SearchEstimate.method`) that include a search of each imagined deal face up:
 #: a close valued by them needs ``close_confidence``.
 FACE_UP_METHODS = ("search", OPEN_BLEND)
 
@@ -259,7 +259,7 @@ def rollout_estimate(
     policy: Policy,
     clock: Clock = time.perf_counter,
     draws: Sequence[tuple[DealState, int]] | None = None,
-) -> Estimate:
+) -> SearchEstimate:
     """Mean value of each action when each sampled deal is played out by ``policy``.
 
     Every action is tried on the same sampled deals (common random numbers), so differences
@@ -328,7 +328,9 @@ def weighted_deals(
     return [sampler.sample(stream) for _ in range(samples)], [1] * samples, 0.0
 
 
-def blended(rolled: Estimate, searched: Estimate, share: float = BLEND_SHARE) -> Estimate:
+def blended(
+    rolled: SearchEstimate, searched: SearchEstimate, share: float = BLEND_SHARE
+) -> SearchEstimate:
     """The weighted mean of two estimates of the same position, by play-outs (with weight
     ``share``) and by search.
 
@@ -337,7 +339,7 @@ def blended(rolled: Estimate, searched: Estimate, share: float = BLEND_SHARE) ->
     rule player would go on, no better. Neither is solved to the end.
     """
     rest = 1.0 - share
-    return Estimate(
+    return SearchEstimate(
         {a: share * v + rest * searched.values[a] for a, v in rolled.values.items()},
         {a: share * w + rest * searched.wins[a] for a, w in rolled.wins.items()},
         rolled.deals + searched.deals,
@@ -361,7 +363,7 @@ def compiled_estimate(
     random_prior: float = 0.0,
     tie_mix: float = 0.0,
     drawn: tuple[list[DealState], list[int], float] | None = None,
-) -> Estimate:
+) -> SearchEstimate:
     """PIMC with the compiled search.
 
     The deals: every consistent one when there are few; otherwise ``CANDIDATES`` times
@@ -379,7 +381,7 @@ def compiled_estimate(
     With ``tie_mix`` above the probability of a random reply already expected, once every deal
     was solved to its end and several actions share the best value, the same deals are searched
     again expecting a random reply with probability ``tie_mix``, and those values break the tie
-    (:attr:`Estimate.tiebreak`).
+    (:attr:`SearchEstimate.tiebreak`).
 
     ``drawn``: deals already drawn and weighed by :func:`weighted_deals` (with the reading),
     searched instead of drawing again unless every consistent deal is searched.
@@ -451,7 +453,7 @@ def expert_estimate(
     playouts: int = 0,
     blend: bool = False,
     share: float = BLEND_SHARE,
-) -> Estimate:
+) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
     ``search`` defaults to the compiled search when it plays the view's game (unless
