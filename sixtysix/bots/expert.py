@@ -63,8 +63,8 @@ from sixtysix.bots.inference import chance_of_random, read_play, resample
 from sixtysix.bots.pimc import (
     Budget,
     Clock,
-    Estimate,
     PimcBot,
+    SearchEstimate,
     Tally,
     describe_parameters,
     estimate,
@@ -80,7 +80,7 @@ from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl
 
 #: The share of the imagined deals a close must win where they were searched face up
-#: (``confidence`` parameter; see :meth:`Estimate.best`): a lower share let through closes
+#: (``confidence`` parameter; see :meth:`SearchEstimate.best`): a lower share let through closes
 #: that a random opponent then broke.
 CLOSE_CONFIDENCE = 0.97
 #: Samples and nodes per move, and (for the compiled search) tricks of look-ahead while the
@@ -126,7 +126,7 @@ OPEN_METHODS = (OPEN_BLEND, OPEN_ROLLOUTS, OPEN_SEARCH)
 PLAYOUTS = 24
 #: The play-outs' share of a blend (the search has the rest): half and half measured best.
 BLEND_SHARE = 0.5
-#: Estimates (:attr:`Estimate.method`) that include a search of each imagined deal face up:
+#: Estimates (:attr:`SearchEstimate.method`) that include a search of each imagined deal face up:
 #: a close valued by them needs ``close_confidence``.
 FACE_UP_METHODS = ("search", OPEN_BLEND)
 
@@ -205,7 +205,7 @@ def rollout_estimate(
     policy: Policy,
     clock: Clock = time.perf_counter,
     draws: Sequence[tuple[DealState, int]] | None = None,
-) -> Estimate:
+) -> SearchEstimate:
     """Mean value of each action when each sampled deal is played out by ``policy``.
 
     Every action is tried on the same sampled deals (common random numbers), so differences
@@ -274,7 +274,9 @@ def weighted_deals(
     return [sampler.sample(stream) for _ in range(samples)], [1] * samples, 0.0
 
 
-def blended(rolled: Estimate, searched: Estimate, share: float = BLEND_SHARE) -> Estimate:
+def blended(
+    rolled: SearchEstimate, searched: SearchEstimate, share: float = BLEND_SHARE
+) -> SearchEstimate:
     """The weighted mean of two estimates of the same position, by play-outs (with weight
     ``share``) and by search.
 
@@ -283,7 +285,7 @@ def blended(rolled: Estimate, searched: Estimate, share: float = BLEND_SHARE) ->
     rule player would go on, no better. Neither is solved to the end.
     """
     rest = 1.0 - share
-    return Estimate(
+    return SearchEstimate(
         {a: share * v + rest * searched.values[a] for a, v in rolled.values.items()},
         {a: share * w + rest * searched.wins[a] for a, w in rolled.wins.items()},
         rolled.deals + searched.deals,
@@ -307,7 +309,7 @@ def compiled_estimate(
     random_prior: float = 0.0,
     tie_mix: float = 0.0,
     drawn: tuple[list[DealState], list[int], float] | None = None,
-) -> Estimate:
+) -> SearchEstimate:
     """PIMC with the compiled search.
 
     The deals: every consistent one when there are few; otherwise ``CANDIDATES`` times
@@ -325,7 +327,7 @@ def compiled_estimate(
     With ``tie_mix`` above the probability of a random reply already expected, once every deal
     was solved to its end and several actions share the best value, the same deals are searched
     again expecting a random reply with probability ``tie_mix``, and those values break the tie
-    (:attr:`Estimate.tiebreak`).
+    (:attr:`SearchEstimate.tiebreak`).
 
     ``drawn``: deals already drawn and weighed by :func:`weighted_deals` (with the reading),
     searched instead of drawing again unless every consistent deal is searched.
@@ -397,7 +399,7 @@ def expert_estimate(
     playouts: int = 0,
     blend: bool = False,
     share: float = BLEND_SHARE,
-) -> Estimate:
+) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
     ``search`` defaults to the compiled search when it plays the view's game (unless

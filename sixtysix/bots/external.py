@@ -7,9 +7,11 @@ Each instance asks an :class:`~sixtysix.protocol.referee.ExternalPlayer` that st
 this process for its ``(spec, seat)``: one process per seat and per worker, reused from game to
 game, never shared between seats. The instance tells the program what the protocol promises
 (a new match, each deal, every public action, each result) from the views it is asked with and
-from the drivers' :func:`deal_over`; a fault (timeout, crash, garbage, illegal answer ...) is
-raised from :meth:`ExecBot.choose` as a :class:`~sixtysix.core.faults.PlayerFault`, which the
-drivers turn into a forfeit, and the next deal gets a fresh process.
+from :func:`deal_over`, which the game loop's end-of-deal hook calls
+(:func:`sixtysix.bots.seating.deal_notice`); a fault (timeout, crash, garbage, illegal
+answer ...) is raised from :meth:`ExecBot.choose` as a
+:class:`~sixtysix.core.faults.PlayerFault`, which the loop turns into a forfeit, and the next
+deal gets a fresh process.
 
 Bad specs are found before any game: :func:`check_exec` starts each distinct spec once for the
 handshake and closes it again (missing program, not executable, wrong protocol, a variant it
@@ -225,25 +227,6 @@ def match_over(bots: Iterable[object], totals: Sequence[int], winners: Sequence[
             bot.match_over(totals, winners)
 
 
-class MatchNotices:
-    """What a match's driver tells its ``exec:`` bots: ``on_deal`` for :func:`play_match`
-    (the previous deal is over), then :meth:`finish` (the last deal, and the match)."""
-
-    def __init__(self, bots: Sequence[object]) -> None:
-        self.bots = [b for b in bots if isinstance(b, ExecBot)]
-        self._last: DealState | None = None
-
-    def on_deal(self, setup: object, state: DealState) -> None:
-        if self._last is not None:
-            deal_over(self.bots, self._last)
-        self._last = state
-
-    def finish(self, totals: Sequence[int], winners: Sequence[int]) -> None:
-        if self._last is not None:
-            deal_over(self.bots, self._last)
-        match_over(self.bots, totals, winners)
-
-
 # ---------------------------------------------------------------------- checking specs
 
 
@@ -265,7 +248,6 @@ def check_exec(classes: Iterable[type[Bot]]) -> None:
 __all__ = [
     "Deadlines",
     "ExecBot",
-    "MatchNotices",
     "PlayerStartError",
     "check_exec",
     "close_players",

@@ -33,7 +33,7 @@ from sixtysix.core.state import DealState, Phase
 TRUST = 0.7
 
 
-class Reading(NamedTuple):
+class PlayLikelihood(NamedTuple):
     """How well one imagined deal explains the other seats' play, under two models."""
 
     #: Log-probability of their actions under the softened ``model``.
@@ -42,7 +42,9 @@ class Reading(NamedTuple):
     random: float
 
 
-def read_play(deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST) -> Reading:
+def read_play(
+    deal: DealState, seat: int, model: Sequence[Bot], trust: float = TRUST
+) -> PlayLikelihood:
     """Log-probabilities of the other seats' actions in ``deal``'s history, under ``model``
     and under uniformly random play.
 
@@ -63,10 +65,10 @@ def read_play(deal: DealState, seat: int, model: Sequence[Bot], trust: float = T
                 else:
                     by_model += math.log((1.0 - trust) / (len(legal) - 1))
         state.apply_legal(a)
-    return Reading(by_model, by_chance)
+    return PlayLikelihood(by_model, by_chance)
 
 
-def chance_of_random(readings: Sequence[Reading], prior: float) -> tuple[float, list[float]]:
+def chance_of_random(readings: Sequence[PlayLikelihood], prior: float) -> tuple[float, list[float]]:
     """The probability that the other seats play at random rather than like the model, given
     their play in the imagined deals ``readings`` (drawn alike from the view), and each deal's
     log-weight under that mixture of the two players.
@@ -109,4 +111,4 @@ def resample(log_weights: Sequence[float], count: int, stream: Stream) -> list[i
     return kept
 
 
-__all__ = ["TRUST", "Reading", "chance_of_random", "read_play", "resample"]
+__all__ = ["TRUST", "PlayLikelihood", "chance_of_random", "read_play", "resample"]

@@ -59,7 +59,7 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Estimate:
+class SearchEstimate:
     """The outcome of a search: each action's mean value over the deals searched."""
 
     values: dict[int, float]
@@ -115,7 +115,7 @@ class Estimate:
 
 
 class Tally:
-    """Each action's values summed over imagined deals, and what :class:`Estimate` reports.
+    """Each action's values summed over imagined deals, and what :class:`SearchEstimate` reports.
 
     Shared by every way of valuing deals (search, compiled search, rollouts), so that the
     means, the share of deals ahead and the actions certain to end the deal are worked out
@@ -138,11 +138,13 @@ class Tally:
             self.at_once[a] += (a in final) * times
         self.done += times
 
-    def estimate(self, complete: bool, nodes: int, method: str, solved: bool = False) -> Estimate:
+    def estimate(
+        self, complete: bool, nodes: int, method: str, solved: bool = False
+    ) -> SearchEstimate:
         """The means so far; exact when every deal was solved and they were all the consistent
         ones (``complete``)."""
         done = self.done
-        return Estimate(
+        return SearchEstimate(
             {a: self.sums[a] / done for a in self.legal},
             {a: self.ahead[a] / done for a in self.legal},
             done,
@@ -162,7 +164,7 @@ def estimate(
     variant: Variant | None = None,
     clock: Clock = time.perf_counter,
     sampler: Sampler | None = None,
-) -> Estimate:
+) -> SearchEstimate:
     """Mean value of each legal action of ``view`` over imagined deals (see the module doc).
 
     Values are in game points for the view's seat: its side's minus the other side's.
@@ -269,7 +271,7 @@ class PimcBot(Bot):
         self.budget = budget_from(self.params, self.default_budget)
         self.stream = self.seed.stream(("bot", seat, self.name))
         #: The last search, for inspection (tests, analysis tools).
-        self.last: Estimate | None = None
+        self.last: SearchEstimate | None = None
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions

@@ -172,7 +172,8 @@ def _print(summary: object) -> None:
     from rich.table import Table
 
     from sixtysix.core.turn import describe
-    from sixtysix.sim.duel import A, B, DuelSummary, Interval, TimeStats
+    from sixtysix.sim.duel import A, B, DuelSummary
+    from sixtysix.sim.stats import Estimate, TimeStats
 
     assert isinstance(summary, DuelSummary)
     s = summary
@@ -189,15 +190,15 @@ def _print(summary: object) -> None:
         console.print("No deal finished.")
         return
 
-    def pct(i: Interval) -> str:
+    def pct(i: Estimate) -> str:
         if i.low is None or i.high is None:
-            return f"{100 * i.estimate:.1f}%"
-        return f"{100 * i.estimate:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f})"
+            return f"{100 * i.value:.1f}%"
+        return f"{100 * i.value:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f})"
 
-    def num(i: Interval) -> str:
-        if i.low is None or i.high is None or math.isnan(i.estimate):
-            return f"{i.estimate:.3f}"
-        return f"{i.estimate:.3f} ({i.low:.3f} to {i.high:.3f})"
+    def num(i: Estimate) -> str:
+        if i.low is None or i.high is None or math.isnan(i.value):
+            return f"{i.value:.3f}"
+        return f"{i.value:.3f} ({i.low:.3f} to {i.high:.3f})"
 
     def ms(t: TimeStats) -> str:
         if not t.moves:

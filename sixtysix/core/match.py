@@ -1,20 +1,28 @@
-"""Play deals and matches: the one loop that both the CLI and the simulator drive.
+"""Play deals and matches: the one loop that every driver runs.
 
 A *player* is any callable from a :class:`~sixtysix.core.view.View` to an action; bots are
 players through their ``choose`` method. The loop hands each seat its own view and nothing else,
 and takes back only a plain legal action (:func:`~sixtysix.core.answers.canonical_action`);
 with a faults list, a player that answers anything else, or raises, forfeits the deal (the one
 fault rule, :mod:`sixtysix.core.faults`) and the match goes on.
+
+Drivers differ only in what they watch, and say so through :class:`Seats` (a seat's direct
+pick, the end-of-deal notice) and :func:`play_deal`'s hooks (``before`` each decision, the
+time of each answer): ``simulate``, ``duel``, ``tournament`` and ``play_match`` all run
+:func:`play_deal`, and ``play``'s session takes its computer players' turns through
+:func:`take_turn`, the one statement of the turn's guard and check.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import MatchError
+from sixtysix.core.faults import PlayerFault
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
@@ -24,30 +32,92 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
 Player = Callable[[View], int]
+#: A seat's choice made straight from the engine's legal actions, with no view built: for a
+#: player whose choice depends on nothing else (the random bot), the same games, faster.
+Pick = Callable[[list[int]], int]
+#: Called before each decision with the true state and the seat to act (a yardstick's hook).
+Before = Callable[[DealState, int], None]
+#: Called after each answer with the seat and the seconds its player took (not the engine's).
+Timing = Callable[[int, float], None]
 
 
-def _answer(state: DealState, players: Sequence[Player], seat: int) -> int:
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """The players of a deal's seats as the loop asks them.
+
+    ``picks[s]``, when given and not None, replaces asking seat ``s``'s player with a view
+    (it cannot fault); ``over`` is told every ended deal (an external program's result
+    notice; :func:`sixtysix.bots.seating.bot_seats` builds them for bots).
+    """
+
+    players: Sequence[Player]
+    picks: Sequence[Pick | None] = ()
+    over: Callable[[DealState], None] | None = None
+
+
+def _answer(state: DealState, player: Player, seat: int, timing: Timing | None) -> int:
     """The plain legal action ``seat``'s player answers with its view (else its fault)."""
-    return canonical_action(players[seat](state.view(seat)), seat, state.legal_actions())
+    view = state.view(seat)
+    if timing is None:
+        answer = player(view)
+    else:
+        start = time.perf_counter()
+        answer = player(view)
+        timing(seat, time.perf_counter() - start)
+    return canonical_action(answer, seat, state.legal_actions())
+
+
+def take_turn(
+    state: DealState, seat: int, player: Player, timing: Timing | None = None
+) -> tuple[int, PlayerFault | None]:
+    """``seat``'s turn under the referee's eye: its player's answer, as the plain legal action
+    it stands for, is applied; a fault forfeits the deal instead.
+
+    Returns the action applied (-1 after a fault) and the fault, if any.
+    """
+    action = -1
+    with Turn(state, seat) as turn:
+        action = _answer(state, player, seat, timing)
+        state.apply_legal(action)
+    if turn.fault is not None:
+        return -1, turn.fault
+    return action, None
 
 
 def play_deal(
-    state: DealState, players: Sequence[Player], faults: list[Fault] | None = None
+    state: DealState,
+    players: Seats | Sequence[Player],
+    faults: list[Fault] | None = None,
+    *,
+    before: Before | None = None,
+    timing: Timing | None = None,
 ) -> Outcome:
     """Play a deal to its end, asking each seat's player with that seat's view.
 
     With a ``faults`` list, a player's fault forfeits the deal and is appended there (the
     referee's way); without one, whatever a player raises propagates (a test's way).
+    ``before`` and ``timing``: see :data:`Before` and :data:`Timing`.
     """
+    seats = players if isinstance(players, Seats) else Seats(players)
+    choose = seats.players
+    picks = seats.picks
+    legal_actions = state.legal_actions
     while state.phase != Phase.OVER:
         seat = state.to_act
-        if faults is None:
-            state.apply_legal(_answer(state, players, seat))
+        pick = picks[seat] if picks else None
+        if pick is not None:
+            state.apply_legal(pick(legal_actions()))
             continue
-        with Turn(state, seat) as turn:
-            state.apply_legal(_answer(state, players, seat))
-        if turn.fault is not None:
-            faults.append((turn.fault.seat, str(turn.fault.kind)))
+        if before is not None:
+            before(state, seat)
+        if faults is None:
+            state.apply_legal(_answer(state, choose[seat], seat, timing))
+            continue
+        _, fault = take_turn(state, seat, choose[seat], timing)
+        if fault is not None:
+            faults.append((fault.seat, str(fault.kind)))
+    if seats.over is not None:
+        seats.over(state)
     assert state.outcome is not None
     return state.outcome
 
@@ -64,7 +134,7 @@ class MatchResult:
 
 def play_match(
     variant: Variant,
-    players: Sequence[Player],
+    players: Seats | Sequence[Player],
     seed: Seed,
     path: tuple[int | str, ...] = (),
     max_deals: int = 10_000,

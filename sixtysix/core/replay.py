@@ -8,6 +8,7 @@ the action and why it is wrong.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sixtysix.core.actions import ACTION_NAMES, parse_action
 from sixtysix.core.errors import NotationError, OptionError, RecordError, UnknownVariantError
@@ -15,7 +16,13 @@ from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import RawRecord
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
-from sixtysix.plugins.manager import Registry
+
+
+class VariantSource(Protocol):
+    """Where a record's variant is found by name: the plugin registry, handed in by the
+    driver (the core imports nothing above it)."""
+
+    def variant(self, name: str) -> type[Variant]: ...
 
 
 @dataclass
@@ -58,7 +65,7 @@ class Replay:
         }
 
 
-def configure_variant(registry: Registry, name: str, options: dict[str, object]) -> Variant:
+def configure_variant(registry: VariantSource, name: str, options: dict[str, object]) -> Variant:
     try:
         cls = registry.variant(name)
         return cls(cls.options_class.build(options, strict=True))
@@ -66,7 +73,7 @@ def configure_variant(registry: Registry, name: str, options: dict[str, object])
         raise RecordError(f"record: {exc}") from None
 
 
-def replay(raw: RawRecord, registry: Registry) -> Replay:
+def replay(raw: RawRecord, registry: VariantSource) -> Replay:
     variant = configure_variant(registry, raw.variant, raw.options)
     n = variant.seats
     totals = [0] * n

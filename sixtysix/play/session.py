@@ -26,16 +26,16 @@ from rich.table import Table
 from rich.text import Text
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import deal_over, match_over
+from sixtysix.bots.external import match_over
+from sixtysix.bots.seating import deal_notice
 from sixtysix.core.actions import ACTION_NAMES, MARRY
-from sixtysix.core.answers import canonical_action
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.faults import PlayerFault
+from sixtysix.core.match import take_turn
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.replay import Replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
-from sixtysix.core.turn import Turn
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
@@ -152,6 +152,8 @@ class Session:
         self.state: DealState | None = None
         self.dealer = self.variant.first_dealer(setup.seed)
         self._quit_warned = False
+        #: Tells the ``exec:`` players each result, as the loop of every driver does.
+        self._deal_notice = deal_notice(setup.bots)
         if resume is not None:
             self._restore(resume)
 
@@ -281,12 +283,7 @@ class Session:
                 bot = self.setup.bots[seat]
                 assert bot is not None, f"no player for seat {seat}"
                 # A bot's fault forfeits the deal (the one rule of core.faults).
-                with Turn(state, seat) as turn:
-                    action = canonical_action(
-                        bot.choose(state.view(seat)), seat, state.legal_actions()
-                    )
-                    state.apply_legal(action)
-                fault = turn.fault
+                action, fault = take_turn(state, seat, bot.choose)
             self._save()
             if fault is not None:
                 self._forfeited(fault)
@@ -323,7 +320,8 @@ class Session:
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
         assert outcome is not None
-        deal_over(self.setup.bots, state)
+        if self._deal_notice is not None:
+            self._deal_notice(state)
         for s in range(state.n):
             self.totals[s] += outcome.game_points[s]
         self.completed += 1

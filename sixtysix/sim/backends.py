@@ -211,7 +211,12 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         ctx = multiprocessing.get_context("forkserver")
         # Imported once in the server, not in every worker (a missing module is skipped).
         ctx.set_forkserver_preload(
-            ["sixtysix.sim.jobs", "sixtysix.sim.tournament", "sixtysix.sim.fast_two_hand"]
+            [
+                "sixtysix.sim.jobs",
+                "sixtysix.sim.tournament",
+                "sixtysix.sim.duel",
+                "sixtysix.sim.fast_two_hand",
+            ]
         )
         _start_forkserver_ignoring_sigint()
         return ctx
@@ -247,11 +252,17 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        mp_context: multiprocessing.context.BaseContext | None = None,
+    ) -> None:
         if workers is not None and workers < 1:
             raise BackendError("--workers must be at least 1")
         self.requested = workers
         self.workers = workers or 1
+        #: How the pool's workers start (None: :func:`_pool_context`, a preloaded forkserver).
+        self.mp_context = mp_context
 
     def run(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
         if self.requested is None:
@@ -271,7 +282,7 @@ class LocalBackend(Backend):
         yield from self._pool(fn, job, plan, stop)
 
     def _pool(self, fn: Kernel[J, R], job: J, plan: ChunkPlan, stop: StopFlag) -> Chunks[R]:
-        executor = BoundPool(self.workers, mp_context=_pool_context())
+        executor = BoundPool(self.workers, mp_context=self.mp_context or _pool_context())
         pending: set[Future[R]] = set()
         finished = False
         try:

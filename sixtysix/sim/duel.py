@@ -26,26 +26,29 @@ What is reported, and why these statistics:
 
 from __future__ import annotations
 
-import math
-import signal
-import statistics
+import multiprocessing
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import closing
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import deal_over
-from sixtysix.core.answers import canonical_action
+from sixtysix.bots.seating import bot_seats
+from sixtysix.core.match import play_deal
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import Phase
-from sixtysix.core.turn import Fault, Turn, tally
+from sixtysix.core.turn import Fault, tally
 from sixtysix.core.variant import Variant
-from sixtysix.sim.backends import BoundPool
+from sixtysix.sim.backends import Backend, LocalBackend, StopFlag
+from sixtysix.sim.chunks import ChunkPlan
+from sixtysix.sim.stats import Estimate, TimeStats, mean_of, wilson
 
 A, B = 0, 1
 CONFIDENCE = 0.95
+#: The duel's name for an estimate with its interval (one class for every driver).
+Interval = Estimate
+#: The duel's name for the Wilson interval of :mod:`sixtysix.sim.stats`.
+wilson_interval = wilson
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,9 @@ def arrangements(seats: int) -> tuple[tuple[int, ...], ...]:
 
 
 @dataclass(frozen=True)
-class GameResult:
+class DuelGame:
+    """One game of a duel: a deal's cards with the contestants seated one way."""
+
     deal: int
     #: Per seat, A (0) or B (1).
     seating: tuple[int, ...]
@@ -84,7 +89,7 @@ class GameResult:
     #: Seconds per move of A's and of B's bots in this game.
     times: tuple[tuple[float, ...], tuple[float, ...]]
     #: The seat that closed the talon (-1: nobody), and the cards then left in the talon (with
-    #: the turn-up): where a game was won or lost, for ``benchmarks/strength/losses.py``.
+    #: the turn-up): where a game was won or lost, for ``benchmarks/losses.py``.
     closed_by: int = -1
     closed_with: int = 0
     #: The game's fault, if a bot faulted (the game then ended by forfeit): ``(seat, kind)``.
@@ -96,10 +101,14 @@ class GameResult:
         return sum(gp) / len(gp)
 
 
+#: The older name of :class:`DuelGame` (kept for the benchmarks that import it).
+GameResult = DuelGame
+
+
 @dataclass(frozen=True)
 class DealResult:
     deal: int
-    games: tuple[GameResult, ...]
+    games: tuple[DuelGame, ...]
 
     def points(self, who: int) -> float:
         return sum(g.points(who) for g in self.games) / len(self.games)
@@ -116,7 +125,7 @@ def play_game(
     deal: int,
     game: int,
     seating: tuple[int, ...],
-) -> GameResult:
+) -> DuelGame:
     """Game ``game`` of deal ``deal``: the deal's cards, the bots seated as ``seating`` says."""
     n = variant.seats
     setup = variant.deal(seed, deal_path(deal), deal % n)
@@ -127,24 +136,17 @@ def play_game(
     ]
     times: tuple[list[float], list[float]] = ([], [])
     faults: list[Fault] = []
-    clock = time.perf_counter
-    while state.phase != Phase.OVER:
-        seat = state.to_act
-        view = state.view(seat)
-        with Turn(state, seat) as turn:
-            start = clock()
-            action = bots[seat].choose(view)
-            times[seating[seat]].append(clock() - start)
-            state.apply_legal(canonical_action(action, seat, state.legal_actions()))
-        if turn.fault is not None:
-            faults.append((turn.fault.seat, str(turn.fault.kind)))
-    deal_over(bots, state)
-    assert state.outcome is not None
+
+    def timed(seat: int, seconds: float) -> None:
+        times[seating[seat]].append(seconds)
+
+    # Every bot is asked with its view, the random one too: each choose call is timed.
+    outcome = play_deal(state, bot_seats(bots, direct=False), faults, timing=timed)
     closed_with = state.talon_size if state.closed_by >= 0 else 0
-    return GameResult(
+    return DuelGame(
         deal,
         seating,
-        state.outcome,
+        outcome,
         (tuple(times[A]), tuple(times[B])),
         state.closed_by,
         closed_with,
@@ -152,7 +154,7 @@ def play_game(
     )
 
 
-def play_deal(
+def play_duel_deal(
     variant: Variant,
     contestants: Sequence[Contestant],
     seed: Seed,
@@ -166,9 +168,32 @@ def play_deal(
     return DealResult(deal, games)
 
 
-def _ignore_interrupts() -> None:
-    # Workers leave Ctrl-C to the parent, which stops the duel and reports what finished.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+@dataclass(frozen=True)
+class DuelJob:
+    """What a worker needs to play any deal of a duel (sent to it by pickle)."""
+
+    variant: Variant
+    contestants: tuple[Contestant, ...]
+    seed: Seed
+
+
+@dataclass(frozen=True)
+class DuelChunk:
+    """Deals ``start..stop-1`` of a duel, each with all its games."""
+
+    start: int
+    stop: int
+    seconds: float
+    deals: tuple[DealResult, ...]
+
+
+def play_duel_chunk(job: DuelJob, start: int, stop: int) -> DuelChunk:
+    """The kernel the backend runs: deals ``start..stop-1``."""
+    t0 = time.perf_counter()
+    deals = tuple(
+        play_duel_deal(job.variant, job.contestants, job.seed, d) for d in range(start, stop)
+    )
+    return DuelChunk(start, stop, time.perf_counter() - t0, deals)
 
 
 def iter_deals(
@@ -177,110 +202,25 @@ def iter_deals(
     seed: Seed,
     deals: int,
     jobs: int = 1,
+    backend: Backend | None = None,
 ) -> Iterator[DealResult]:
     """Deals ``0..deals-1``, each with all its games; in order with one job, else as done.
 
-    The results do not depend on ``jobs``: every deal draws only from its own seed paths.
+    They are played on ``backend`` (by default :class:`~sixtysix.sim.backends.LocalBackend`
+    with ``jobs`` processes, one deal at a time each) as simulations and tournaments are; a
+    Ctrl-C stops at once. The results do not depend on ``jobs``: every deal draws only from
+    its own seed paths.
     """
-    if jobs <= 1:
-        for d in range(deals):
-            yield play_deal(variant, contestants, seed, d)
-        return
-    pool = BoundPool(jobs, initializer=_ignore_interrupts)
-    pending: set[Future[DealResult]] = set()
-    next_deal = 0
-    finished = False
-    try:
-        while next_deal < deals or pending:
-            while next_deal < deals and len(pending) < 2 * jobs:
-                pending.add(pool.submit(play_deal, variant, contestants, seed, next_deal))
-                next_deal += 1
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-        finished = True
-    finally:
-        # Interrupted: stop at once, dropping what is queued. Finished: join the workers, so
-        # that nothing is left for the interpreter's exit (a pool left running there could
-        # print a traceback from its wake-up pipe after the results).
-        pool.shutdown(wait=finished, cancel_futures=not finished)
-
-
-# ---------------------------------------------------------------------- statistics
-
-
-def _z(confidence: float) -> float:
-    return statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
-
-
-@dataclass(frozen=True)
-class Interval:
-    """An estimate with its confidence interval (``None`` bounds: too few data)."""
-
-    estimate: float
-    low: float | None
-    high: float | None
-
-    def as_json(self) -> dict[str, float | None]:
-        def r(x: float | None) -> float | None:
-            return None if x is None else round(x, 4)
-
-        return {"estimate": r(self.estimate), "low": r(self.low), "high": r(self.high)}
-
-
-def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> Interval:
-    """The Wilson score interval of a binomial proportion."""
-    if trials <= 0:
-        return Interval(math.nan, None, None)
-    z = _z(confidence)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return Interval(p, low, high)
-
-
-def mean_interval(values: Sequence[float], confidence: float = CONFIDENCE) -> Interval:
-    """The mean with a normal-approximation interval (the sample standard error)."""
-    if not values:
-        return Interval(math.nan, None, None)
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return Interval(mean, None, None)
-    half = _z(confidence) * statistics.stdev(values) / math.sqrt(len(values))
-    return Interval(mean, mean - half, mean + half)
-
-
-@dataclass(frozen=True)
-class TimeStats:
-    """Seconds per move."""
-
-    moves: int
-    mean: float
-    median: float
-    p95: float
-
-    @staticmethod
-    def of(samples: Sequence[float]) -> TimeStats:
-        if not samples:
-            return TimeStats(0, math.nan, math.nan, math.nan)
-        if len(samples) == 1:
-            return TimeStats(1, samples[0], samples[0], samples[0])
-        p95 = statistics.quantiles(samples, n=20, method="inclusive")[18]
-        return TimeStats(len(samples), statistics.fmean(samples), statistics.median(samples), p95)
-
-    def as_json(self) -> dict[str, float | int | None]:
-        def ms(x: float) -> float | None:
-            return None if math.isnan(x) else round(1000 * x, 3)
-
-        return {
-            "moves": self.moves,
-            "mean_ms": ms(self.mean),
-            "median_ms": ms(self.median),
-            "p95_ms": ms(self.p95),
-        }
+    job = DuelJob(variant, tuple(contestants), seed)
+    # The platform's default start method (fork on Linux): a duel's workers start at once,
+    # where a forkserver that preloads the simulator costs most of a second first.
+    runner = backend or LocalBackend(max(1, jobs), multiprocessing.get_context())
+    plan = ChunkPlan([(0, deals)], first=1, max_size=1, workers=runner.workers)
+    # No StopFlag handler is installed: Ctrl-C is a KeyboardInterrupt here, which ends the
+    # backend's workers, and the caller reports the deals finished so far.
+    with closing(runner.run(play_duel_chunk, job, plan, StopFlag())) as chunks:
+        for chunk in chunks:
+            yield from chunk.deals
 
 
 @dataclass(frozen=True)
@@ -294,10 +234,10 @@ class DuelSummary:
     wins: int
     draws: int
     losses: int
-    win_rate: tuple[Interval, Interval]
-    points: tuple[Interval, Interval]
+    win_rate: tuple[Estimate, Estimate]
+    points: tuple[Estimate, Estimate]
     #: A's game points per deal minus B's.
-    margin: Interval
+    margin: Estimate
     times: tuple[TimeStats, TimeStats]
     seconds: float
     interrupted: bool = False
@@ -312,11 +252,11 @@ class DuelSummary:
             "deals": self.deals,
             "games": self.games,
             "games_won": {"a": self.wins, "b": self.losses, "draws": self.draws},
-            "win_rate": {"a": self.win_rate[A].as_json(), "b": self.win_rate[B].as_json()},
+            "win_rate": {"a": _json(self.win_rate[A]), "b": _json(self.win_rate[B])},
             "game_points_per_deal": {
-                "a": self.points[A].as_json(),
-                "b": self.points[B].as_json(),
-                "difference": self.margin.as_json(),
+                "a": _json(self.points[A]),
+                "b": _json(self.points[B]),
+                "difference": _json(self.margin),
             },
             "time_per_move": {"a": self.times[A].as_json(), "b": self.times[B].as_json()},
             "faults": {"a": dict(self.faults[A]), "b": dict(self.faults[B])},
@@ -324,6 +264,11 @@ class DuelSummary:
             "seconds": round(self.seconds, 3),
             "interrupted": self.interrupted,
         }
+
+
+def _json(estimate: Estimate) -> dict[str, float | None]:
+    """An estimate as the duel has always written it (``estimate``, ``low``, ``high``)."""
+    return estimate.as_json(key="estimate")
 
 
 def summarize(
@@ -352,12 +297,12 @@ def summarize(
         wins=wins,
         draws=draws,
         losses=losses,
-        win_rate=(wilson_interval(wins, len(games)), wilson_interval(losses, len(games))),
+        win_rate=(wilson(wins, len(games)), wilson(losses, len(games))),
         points=(
-            mean_interval([r.points(A) for r in ordered]),
-            mean_interval([r.points(B) for r in ordered]),
+            mean_of([r.points(A) for r in ordered]),
+            mean_of([r.points(B) for r in ordered]),
         ),
-        margin=mean_interval([r.points(A) - r.points(B) for r in ordered]),
+        margin=mean_of([r.points(A) - r.points(B) for r in ordered]),
         times=(times[A], times[B]),
         seconds=seconds,
         interrupted=interrupted,

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sixtysix.bots.external import MatchNotices
+from sixtysix.bots.external import match_over
+from sixtysix.bots.seating import bot_seats
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
@@ -135,10 +136,8 @@ def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     for m in range(start, stop):
         seed = job.master.child(("match", m))
         bots = seat_bots(job.bots, seed)
-        notices = MatchNotices(bots)
-        choose = [b.choose for b in bots]
-        result = play_match(job.variant, choose, seed, on_deal=notices.on_deal, faults=True)
-        notices.finish(result.totals, result.winners)
+        result = play_match(job.variant, bot_seats(bots, direct=False), seed, faults=True)
+        match_over(bots, result.totals, result.winners)
         summary.add_faults(result.faults)
         summary.games += 1
         for outcome in result.outcomes:

@@ -14,14 +14,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import deal_over
-from sixtysix.bots.random_bot import RandomBot
-from sixtysix.core.answers import canonical_action
+from sixtysix.bots.seating import bot_seats
 from sixtysix.core.deal import DealSetup
+from sixtysix.core.match import play_deal
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState, Phase
-from sixtysix.core.turn import Fault, Turn
+from sixtysix.core.state import DealState
+from sixtysix.core.turn import Fault
 from sixtysix.core.variant import Variant
 from sixtysix.sim.stats import Estimate, mean_interval, wilson
 
@@ -85,23 +84,7 @@ def play_setup(
     ``faults`` when given.
     """
     state = variant.new_deal(setup)
-    players = seat_bots(bots, bot_seed)
-    # A random bot's choice depends only on the number of legal actions, so it can pick from
-    # the engine's list without a view being built: the same games, several times faster.
-    direct = [type(p) is RandomBot for p in players]
-    legal_actions = state.legal_actions
-    while state.phase != Phase.OVER:
-        s = state.to_act
-        p = players[s]
-        if direct[s]:
-            assert isinstance(p, RandomBot)
-            state.apply_legal(p.pick(legal_actions()))
-        else:
-            with Turn(state, s) as turn:
-                state.apply_legal(canonical_action(p.choose(state.view(s)), s, legal_actions()))
-            if turn.fault is not None and faults is not None:
-                faults.append((turn.fault.seat, str(turn.fault.kind)))
-    deal_over(players, state)
+    play_deal(state, bot_seats(seat_bots(bots, bot_seed)), faults if faults is not None else [])
     return state
 
 

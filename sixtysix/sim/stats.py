@@ -1,13 +1,16 @@
-"""Confidence intervals and ratings for simulation and tournament results.
+"""Confidence intervals, timings and ratings for every driver: simulations, duels, tournaments.
 
-Everything here works from totals that can be merged across workers (counts, sums, sums of
-squares), so a parallel run needs no per-game data in the main process. The formulas are
-short and standard, and kept in pure Python so that summaries need neither numpy nor scipy:
+Simulations and tournaments work from totals that can be merged across workers (counts, sums,
+sums of squares), so a parallel run needs no per-game data in the main process; a duel keeps
+one value per deal and takes the mean of those (:func:`mean_of`). The formulas are short and
+standard, and kept in pure Python so that summaries need neither numpy nor scipy:
 
 * a win rate's interval is the Wilson score interval, which stays inside [0, 1] and behaves
   for rates near 0 or 1 and small samples, unlike the textbook normal interval;
 * a mean's interval is the normal one from the sample variance (simulations have thousands
   of games, where the t and normal quantiles agree to three digits);
+* a duel's time per move is the count, mean, median and 95th percentile of its samples
+  (:class:`TimeStats`);
 * ratings are a Bradley-Terry model fitted with Hunter's MM algorithm and put on the Elo
   scale; their intervals come from a bootstrap over deals (see :func:`bootstrap_ratings`).
 """
@@ -15,6 +18,7 @@ short and standard, and kept in pure Python so that summaries need neither numpy
 from __future__ import annotations
 
 import math
+import statistics
 import sys
 from array import array
 from collections import Counter
@@ -38,11 +42,18 @@ class Estimate:
     low: float | None
     high: float | None
 
-    def as_json(self, digits: int = 4) -> dict[str, float | None]:
+    @property
+    def estimate(self) -> float:
+        """The value, by the name the duel's interval used (kept for its callers)."""
+        return self.value
+
+    def as_json(self, digits: int = 4, key: str = "value") -> dict[str, float | None]:
+        """``{key: value, "low": ..., "high": ...}`` rounded (the duel names it ``estimate``)."""
+
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, digits)
 
-        return {"value": r(self.value), "low": r(self.low), "high": r(self.high)}
+        return {key: r(self.value), "low": r(self.low), "high": r(self.high)}
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> Estimate:
@@ -69,6 +80,49 @@ def mean_interval(total: float, squares: float, count: int, z: float = Z95) -> E
     variance = max(0.0, (squares - count * mean * mean) / (count - 1))
     half = z * math.sqrt(variance / count)
     return Estimate(mean, mean - half, mean + half)
+
+
+def mean_of(values: Sequence[float], z: float = Z95) -> Estimate:
+    """The mean of ``values`` with its normal interval from their sample standard deviation
+    (computed from the values themselves, exactly, where :func:`mean_interval` has only
+    totals)."""
+    if not values:
+        return Estimate(math.nan, None, None)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return Estimate(mean, None, None)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeStats:
+    """Seconds per move: how many, their mean, median and 95th percentile."""
+
+    moves: int
+    mean: float
+    median: float
+    p95: float
+
+    @staticmethod
+    def of(samples: Sequence[float]) -> TimeStats:
+        if not samples:
+            return TimeStats(0, math.nan, math.nan, math.nan)
+        if len(samples) == 1:
+            return TimeStats(1, samples[0], samples[0], samples[0])
+        p95 = statistics.quantiles(samples, n=20, method="inclusive")[18]
+        return TimeStats(len(samples), statistics.fmean(samples), statistics.median(samples), p95)
+
+    def as_json(self) -> dict[str, float | int | None]:
+        def ms(x: float) -> float | None:
+            return None if math.isnan(x) else round(1000 * x, 3)
+
+        return {
+            "moves": self.moves,
+            "mean_ms": ms(self.mean),
+            "median_ms": ms(self.median),
+            "p95_ms": ms(self.p95),
+        }
 
 
 def bradley_terry(

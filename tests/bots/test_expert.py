@@ -25,7 +25,7 @@ from sixtysix.bots.expert import (
     rule_players,
 )
 from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, decide
-from sixtysix.bots.pimc import Budget, Estimate, estimate
+from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import Solver, deal_value
 from sixtysix.core.actions import ACTIONS, Action
@@ -464,8 +464,8 @@ def test_by_default_open_play_is_valued_by_the_mean_of_play_outs_and_search(name
 
 
 def test_a_blend_is_the_mean_of_play_outs_and_search() -> None:
-    rolled = Estimate({1: 1.0, 2: -1.0}, {1: 1.0, 2: 0.0}, 4, False, False, 10, "rollouts")
-    searched = Estimate(
+    rolled = SearchEstimate({1: 1.0, 2: -1.0}, {1: 1.0, 2: 0.0}, 4, False, False, 10, "rollouts")
+    searched = SearchEstimate(
         {1: -2.0, 2: 3.0}, {1: 0.0, 2: 1.0}, 6, False, False, 20, certain=frozenset({2})
     )
     both = blended(rolled, searched)
@@ -484,7 +484,7 @@ def test_the_blend_is_half_and_half_unless_told(monkeypatch: pytest.MonkeyPatch)
 
     shares: list[float] = []
 
-    def spy(rolled: Estimate, searched: Estimate, share: float = 0.0) -> Estimate:
+    def spy(rolled: SearchEstimate, searched: SearchEstimate, share: float = 0.0) -> SearchEstimate:
         shares.append(share)
         return blended(rolled, searched, share)
 
@@ -514,7 +514,9 @@ def test_a_close_needs_confidence_wherever_the_search_saw_the_cards(
     view = opening("schnapsen")
     other = int(view.legal_actions[0])
     # Closing is worth most on average but came out ahead in only half of the deals.
-    found = Estimate({CLOSE: 1.0, other: 0.0}, {CLOSE: 0.5, other: 0.5}, 8, False, False, 0, method)
+    found = SearchEstimate(
+        {CLOSE: 1.0, other: 0.0}, {CLOSE: 0.5, other: 0.5}, 8, False, False, 0, method
+    )
     monkeypatch.setattr(expert, "expert_estimate", lambda *args, **kwargs: found)
     bot = ExpertBot(view.seat, Seed(0), {"margin": "0"})
     assert (bot.choose(view) == CLOSE) is closes
@@ -529,7 +531,7 @@ def test_a_close_the_deals_mostly_back_is_taken_only_as_sure_as_told(
     view = opening("schnapsen")
     other = int(view.legal_actions[0])
     # Closing is worth most on average and came out ahead in 95% of the deals.
-    found = Estimate({CLOSE: 1.0, other: 0.0}, {CLOSE: 0.95, other: 0.5}, 20, False, False, 0)
+    found = SearchEstimate({CLOSE: 1.0, other: 0.0}, {CLOSE: 0.95, other: 0.5}, 20, False, False, 0)
     monkeypatch.setattr(expert, "expert_estimate", lambda *args, **kwargs: found)
     assert expert.CLOSE_CONFIDENCE > 0.95
     assert ExpertBot(view.seat, Seed(0), {"margin": "0"}).choose(view) != CLOSE

@@ -10,7 +10,7 @@ import pytest
 from sixtysix.bots.base import Bot
 from sixtysix.bots.inference import (
     TRUST,
-    Reading,
+    PlayLikelihood,
     chance_of_random,
     read_play,
     resample,
@@ -149,7 +149,7 @@ def test_a_seat_that_plays_like_the_model_is_not_taken_for_random() -> None:
 
 
 def test_chance_of_random_mixes_the_readings_per_deal() -> None:
-    readings = [Reading(model=-1.0, random=-3.0), Reading(model=-4.0, random=-3.0)]
+    readings = [PlayLikelihood(model=-1.0, random=-3.0), PlayLikelihood(model=-4.0, random=-3.0)]
     chance, weights = chance_of_random(readings, 0.5)
     by_model = math.exp(-1.0) + math.exp(-4.0)
     by_chance = 2 * math.exp(-3.0)
@@ -165,5 +165,7 @@ def test_chance_of_random_mixes_the_readings_per_deal() -> None:
     assert weights == [-1.0, -4.0]
     assert chance_of_random([], 0.25) == (0.25, [])
     # Readings so unlikely that exp() underflows still give finite weights.
-    chance, weights = chance_of_random([Reading(0.0, -1.0), Reading(-2000.0, -2000.0)], 0.1)
+    chance, weights = chance_of_random(
+        [PlayLikelihood(0.0, -1.0), PlayLikelihood(-2000.0, -2000.0)], 0.1
+    )
     assert all(math.isfinite(w) for w in weights)

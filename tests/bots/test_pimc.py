@@ -17,7 +17,7 @@ import sixtysix.plugins.manager as manager
 from sixtysix.bots import sampling
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.pimc import Budget, Estimate, PimcBot, estimate
+from sixtysix.bots.pimc import Budget, PimcBot, SearchEstimate, estimate
 from sixtysix.core.actions import ACTION_NAMES, CLOSE, parse_action
 from sixtysix.core.cards import FULL_DECK, JACK, NINES_MASK
 from sixtysix.core.errors import UnknownBotError
@@ -216,7 +216,7 @@ def test_the_confidence_parameter_sets_how_sure_a_close_must_be() -> None:
 
 
 def test_closing_needs_confidence() -> None:
-    est = Estimate(
+    est = SearchEstimate(
         values={0: 0.5, CLOSE: 0.9},
         wins={0: 0.6, CLOSE: 0.7},
         deals=10,
@@ -289,7 +289,7 @@ def test_a_third_party_variant_is_played_through_the_view_alone(house_registry: 
 
 
 def test_ties_go_to_a_certain_end_of_the_deal() -> None:
-    est = Estimate(
+    est = SearchEstimate(
         values={0: 2.0, 25: 2.0, 26: 2.0},
         wins={0: 1.0, 25: 1.0, 26: 0.5},
         deals=4,
@@ -303,7 +303,7 @@ def test_ties_go_to_a_certain_end_of_the_deal() -> None:
 
 
 def test_ties_go_next_to_the_better_tiebreak() -> None:
-    est = Estimate(
+    est = SearchEstimate(
         values={0: -1.0, 3: -1.0, 7: -1.0, 9: -2.0},
         wins={0: 0.0, 3: 0.0, 7: 0.0, 9: 0.0},
         deals=4,

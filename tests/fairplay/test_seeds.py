@@ -16,7 +16,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.play.players import build_bots
 from sixtysix.plugins.manager import Registry, get_registry
-from sixtysix.sim.duel import Contestant, play_deal
+from sixtysix.sim.duel import Contestant, play_duel_deal
 from sixtysix.sim.jobs import MatchJob, play_match_chunk
 from sixtysix.sim.simulate import BotSpec, play_game, seat_bots
 from sixtysix.sim.tournament import TournamentJob, play_tournament_chunk
@@ -77,7 +77,7 @@ def test_duel_deals_cannot_be_dealt_again(name: str) -> None:
     v = variant(name)
     contestants = (Contestant("cheat", SeedRedealer), Contestant("random", RandomBot))
     for d in range(4):
-        play_deal(v, contestants, Seed(7), d)
+        play_duel_deal(v, contestants, Seed(7), d)
     assert SeedRedealer.found == 0
 
 

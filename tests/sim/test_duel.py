@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -19,14 +18,11 @@ from sixtysix.sim.duel import (
     B,
     Contestant,
     DealResult,
-    TimeStats,
     arrangements,
     duel,
     iter_deals,
-    mean_interval,
-    play_deal,
+    play_duel_deal,
     summarize,
-    wilson_interval,
 )
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix
@@ -66,7 +62,7 @@ class Spy(Bot):
 @pytest.mark.parametrize("variant", [SixtySix(), SixtySix4()], ids=lambda v: v.name)
 def test_every_seating_plays_the_identical_deal(variant: SixtySix) -> None:
     Spy.seen = []
-    result = play_deal(variant, (Contestant("a", Spy), Contestant("b", Spy)), Seed(4), 7)
+    result = play_duel_deal(variant, (Contestant("a", Spy), Contestant("b", Spy)), Seed(4), 7)
     assert len(result.games) == len(arrangements(variant.seats))
     first: dict[int, set[tuple[int, tuple[int, ...]]]] = {}
     for seat, dealer, hand in Spy.seen:
@@ -156,39 +152,8 @@ def test_an_illegal_choice_forfeits_the_game_and_the_duel_goes_on() -> None:
 # ---------------------------------------------------------------------- statistics
 
 
-def test_wilson_interval_known_values() -> None:
-    half = wilson_interval(5, 10)
-    assert half.estimate == 0.5
-    assert half.low == pytest.approx(0.2366, abs=1e-4)
-    assert half.high == pytest.approx(0.7634, abs=1e-4)
-    none = wilson_interval(0, 10)
-    assert none.low == 0.0 and none.high == pytest.approx(0.2775, abs=1e-4)
-    every = wilson_interval(20, 20)
-    assert every.high == 1.0 and every.low == pytest.approx(0.8389, abs=1e-4)
-    assert math.isnan(wilson_interval(0, 0).estimate)
-
-
-def test_mean_interval_known_values() -> None:
-    i = mean_interval([1.0, 2.0, 3.0, 4.0])
-    assert i.estimate == 2.5
-    assert i.high is not None and i.low is not None
-    assert i.high - 2.5 == pytest.approx(1.959964 * 1.290994 / 2, rel=1e-5)
-    single = mean_interval([3.0])
-    assert single.estimate == 3.0 and single.low is None
-
-
-def test_time_stats() -> None:
-    t = TimeStats.of([x / 1000 for x in range(1, 101)])
-    assert t.moves == 100
-    assert t.mean == pytest.approx(0.0505)
-    assert t.median == pytest.approx(0.0505)
-    assert t.p95 == pytest.approx(0.09505)
-    assert t.as_json()["p95_ms"] == pytest.approx(95.05)
-    assert TimeStats.of([0.002]).p95 == 0.002
-
-
 def test_deal_points_average_over_seatings() -> None:
-    result = play_deal(SixtySix(), (HEURISTIC, RANDOM), Seed(1), 0)
+    result = play_duel_deal(SixtySix(), (HEURISTIC, RANDOM), Seed(1), 0)
     assert isinstance(result, DealResult)
     assert result.points(0) == sum(g.points(0) for g in result.games) / 2
 
@@ -217,7 +182,8 @@ def test_each_game_records_who_closed_the_talon_and_how_much_was_left() -> None:
     variant = Schnapsen()
     full = 20 - 2 * 5  # the talon with the turn-up, before the first trick
     closer, keeper = Contestant("closer", Closer), Contestant("keeper", Keeper)
-    games = [g for d in range(6) for g in play_deal(variant, (closer, keeper), Seed(3), d).games]
+    pair = (closer, keeper)
+    games = [g for d in range(6) for g in play_duel_deal(variant, pair, Seed(3), d).games]
     closed = [g for g in games if g.closed_by >= 0]
     assert len(closed) > len(games) // 2  # unless the keeper kept the lead to the end
     for game in closed:
@@ -227,5 +193,5 @@ def test_each_game_records_who_closed_the_talon_and_how_much_was_left() -> None:
         if game.closed_by < 0:
             assert game.closed_with == 0
     assert any(g.closed_with == full for g in closed)  # closed at its very first lead
-    calm = play_deal(variant, (keeper, Contestant("again", Keeper)), Seed(3), 0).games
+    calm = play_duel_deal(variant, (keeper, Contestant("again", Keeper)), Seed(3), 0).games
     assert all(g.closed_by == -1 and g.closed_with == 0 for g in calm)

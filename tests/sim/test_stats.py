@@ -15,9 +15,11 @@ from sixtysix.sim.simulate import Summary
 from sixtysix.sim.stats import (
     ELO_SCALE,
     PairTable,
+    TimeStats,
     bootstrap_ratings,
     bradley_terry,
     mean_interval,
+    mean_of,
     shares,
     wilson,
 )
@@ -134,3 +136,34 @@ def test_summaries_merge_like_one(games: list[Outcome], cut: int) -> None:
     assert left == whole
     for seat in range(2):
         assert left.win_rate(seat) == whole.win_rate(seat) or not games
+
+
+def test_wilson_bounds_at_the_extremes() -> None:
+    half = wilson(5, 10)
+    assert half.value == 0.5
+    assert half.low == pytest.approx(0.2366, abs=1e-4)
+    assert half.high == pytest.approx(0.7634, abs=1e-4)
+    none = wilson(0, 10)
+    assert none.low == 0.0 and none.high == pytest.approx(0.2775, abs=1e-4)
+    every = wilson(20, 20)
+    assert every.high == 1.0 and every.low == pytest.approx(0.8389, abs=1e-4)
+    assert math.isnan(wilson(0, 0).value)
+
+
+def test_mean_of_known_values() -> None:
+    i = mean_of([1.0, 2.0, 3.0, 4.0])
+    assert i.value == 2.5
+    assert i.high is not None and i.low is not None
+    assert i.high - 2.5 == pytest.approx(1.959964 * 1.290994 / 2, rel=1e-5)
+    single = mean_of([3.0])
+    assert single.value == 3.0 and single.low is None
+
+
+def test_time_stats() -> None:
+    t = TimeStats.of([x / 1000 for x in range(1, 101)])
+    assert t.moves == 100
+    assert t.mean == pytest.approx(0.0505)
+    assert t.median == pytest.approx(0.0505)
+    assert t.p95 == pytest.approx(0.09505)
+    assert t.as_json()["p95_ms"] == pytest.approx(95.05)
+    assert TimeStats.of([0.002]).p95 == 0.002

@@ -1,0 +1,27 @@
+"""Layering: the core imports nothing above it, and bots never reach for the registry."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import sixtysix
+
+PACKAGE = Path(sixtysix.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_core_imports_nothing_above_it() -> None:
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        above = {n for n in _imports(path) if n.startswith("sixtysix.")}
+        above = {n for n in above if not n.startswith("sixtysix.core")}
+        assert not above, f"{path.name} imports {sorted(above)}"
