@@ -25,14 +25,18 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sixtysix.core.cards import NUM_CARDS
-from sixtysix.core.rules import Rules
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
-from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
+from sixtysix.variants.two_hand import (
+    COMPILED_RULES,
+    TwoHandVariant,
+    overridden_scoring,
+    plain_two_hand,
+)
 
 # --------------------------------------------------------------------------- layout
 
@@ -75,21 +79,6 @@ EXACT = 1000
 #: Transposition table entries (a power of two).
 TABLE_BITS = 17
 
-_SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
-
-#: The integer knobs the compiled rules read and the ranges they are exact in (an allow-list:
-#: anything else is searched by the generic solver). Positions are int64 and the
-#: transposition key packs each seat's last-trick bonus into 8 bits; the goal and the
-#: exchange's talon size are only compared, and the exchange card is a rank of the trump suit.
-EXACT_RANGES: Mapping[str, tuple[int, int]] = {
-    "last_trick_bonus": (0, 255),
-    "winning_points": (-(2**31), 2**31),
-    "exchange_min_talon": (-(2**31), 2**31),
-    "exchange_rank": (0, 5),
-    "deal_rounds": (0, NUM_CARDS),
-    "turnup_after_round": (0, NUM_CARDS),
-}
-
 
 def available() -> bool:
     """Whether numba is installed (and not disabled by ``SIXTYSIX_NO_NUMBA``).
@@ -108,27 +97,12 @@ def _kernels() -> Any:
     return _kernels
 
 
-def knobs_in_range(rules: Rules, ranges: Mapping[str, tuple[int, int]]) -> bool:
-    """Whether each integer knob named in ``ranges`` (each count of a tuple knob; None passes)
-    lies in its closed range, and a turn-up comes after a round that is dealt: a dedicated
-    copy of the rules in fixed-width integers plays the engine's game only there."""
-    for name, (lo, hi) in ranges.items():
-        value = getattr(rules, name)
-        for v in value if isinstance(value, tuple) else (value,):
-            if v is not None and not (isinstance(v, int) and lo <= v <= hi):
-                return False
-    turnup = rules.turnup_after_round
-    return turnup is None or turnup < len(rules.deal_rounds)
-
-
 def supports(variant: Variant) -> bool:
     """Whether the compiled search plays exactly ``variant``'s game (numba aside): a plain
-    two-hand game (:func:`~sixtysix.variants.two_hand.plain_two_hand`) scored as
-    :class:`TwoHandVariant` scores it, with its numbers in :data:`EXACT_RANGES`."""
-    if not plain_two_hand(variant) or not knobs_in_range(variant.rules, EXACT_RANGES):
-        return False
-    cls = type(variant)
-    return all(getattr(cls, m) is getattr(TwoHandVariant, m) for m in _SCORING_METHODS)
+    two-hand game (:func:`~sixtysix.variants.two_hand.plain_two_hand`, with the compiled
+    search's sets :data:`~sixtysix.variants.two_hand.COMPILED_RULES`) scored as
+    :class:`TwoHandVariant` scores it."""
+    return plain_two_hand(variant, COMPILED_RULES) and not overridden_scoring(variant)
 
 
 def knobs(variant: TwoHandVariant) -> Any:
@@ -303,11 +277,9 @@ def play_random(
 
 
 __all__ = [
-    "EXACT_RANGES",
     "CompiledSearch",
     "SearchResult",
     "available",
-    "knobs_in_range",
     "play_random",
     "supports",
 ]

@@ -42,7 +42,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from sixtysix.bots.compiled import knobs_in_range
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.cards import ABOVE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, iter_mask
 from sixtysix.core.deal import DealSetup, deal_from_order
@@ -51,7 +50,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.sim.simulate import BotSpec, GameResult, play_game
-from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
+from sixtysix.variants.two_hand import TwoHandVariant, overridden_scoring, plain_two_hand
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -153,35 +152,18 @@ def _select_bit(mask: I64, k: I64) -> I64:
 # --------------------------------------------------------------------------- applicability
 
 
-_SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
-
-#: The integer knobs read here and the ranges in which int64 plays them exactly (an
-#: allow-list; the engine, in Python integers, plays anything else). The largest sum formed is
-#: card points (<= 120) + marriages (<= 100) + one last-trick bonus, compared with the goal:
-#: with |value| <= 2**31 it stays below 2**33. The exchange card is a rank of the trump suit.
-EXACT_RANGES: dict[str, tuple[int, int]] = {
-    "last_trick_bonus": (-(2**31), 2**31),
-    "winning_points": (-(2**31), 2**31),
-    "exchange_min_talon": (-(2**31), 2**31),
-    "exchange_rank": (0, 5),
-    "deal_rounds": (0, NUM_CARDS),
-    "turnup_after_round": (0, NUM_CARDS),
-}
-
-
 def supports(variant: Variant, bots: Sequence[BotSpec]) -> bool:
     """True when :func:`simulate_batch` plays exactly the games ``play_game`` would.
 
     That is: a :class:`TwoHandVariant` played by the generic engine (``new_deal`` not
     overridden), with rules this simulator knows (two seats playing alone, a turned-up or shown
-    trump, no trump call, partner call or concession, numbers within :data:`EXACT_RANGES`),
+    trump, no trump call, partner call or concession: the allow-list
+    :data:`~sixtysix.variants.two_hand.FAST_RULES`),
     between two plain random bots (no seed of their own). A variant that deals itself or
     overrides a scoring method is still supported: its ``deal`` is called per game, and the
     games that reach an overridden scoring method are scored by it.
     """
     if not plain_two_hand(variant) or len(bots) != 2:
-        return False
-    if not knobs_in_range(variant.rules, EXACT_RANGES):
         return False
     return all(bot is RandomBot and not params for bot, params in bots)
 
@@ -217,7 +199,7 @@ class _Batch:
     """One batch of games: randomness, deal, vectorised play and scoring."""
 
     def __init__(self, variant: Variant, master: Seed, lo: int, hi: int) -> None:
-        if not plain_two_hand(variant) or not knobs_in_range(variant.rules, EXACT_RANGES):
+        if not plain_two_hand(variant):
             raise ValueError(f"the fast simulator does not play {variant.name!r} with these rules")
         self.variant = variant
         self.rules = variant.rules
@@ -758,8 +740,7 @@ class _Batch:
 
         # A subclass that overrides a scoring method: score the games that reach it by the
         # variant's own code, on the deal's final state.
-        cls = type(v)
-        mine = {m for m in _SCORING_METHODS if getattr(cls, m) is not getattr(TwoHandVariant, m)}
+        mine = overridden_scoring(v)
         if mine:
             calls_closing = (reached & by_closer) | closed_made
             calls = {
