@@ -43,7 +43,17 @@ import numpy as np
 import numpy.typing as npt
 
 from sixtysix.bots.random_bot import RandomBot
-from sixtysix.core.cards import ABOVE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, iter_mask
+from sixtysix.core.cards import (
+    ABOVE,
+    KQ,
+    MARRIAGE_POINTS,
+    NUM_CARDS,
+    POINTS,
+    QUEEN,
+    SUIT_MASK,
+    TRUMP_MARRIAGE_POINTS,
+    iter_mask,
+)
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
 from sixtysix.core.rng import Seed
@@ -102,7 +112,7 @@ _ABOVE = _card_table(ABOVE)
 _POINTS = _card_table(POINTS)
 #: Indexed by ``lead_marry & 7``: the K and Q of that suit, 0 for -1.
 _KQ = np.zeros(8, dtype=np.int64)
-_KQ[:4] = [(1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4)]
+_KQ[:4] = KQ
 #: A suit mask per trump suit (index 4 unused).
 _TRUMP_MASK = np.array([*SUIT_MASK, 0], dtype=np.int64)
 #: The queen bits; ``hand & hand >> 1 & _QUEENS`` marks suits holding K and Q, and multiplying
@@ -445,6 +455,7 @@ class _Batch:
             hand = np.where(seat1, hands[1], hands[0])
             leading = led < 0
             face_down = tal_len - tpos
+            # Rules.strict_phase, restated on arrays of games.
             strict: Bools
             if r.strict_always:
                 strict = np.ones(m, dtype=np.bool_)
@@ -606,7 +617,9 @@ class _Batch:
             seat = to_act[sel]
             suit = act[act < _MARRY_BIT0 + 4] - _MARRY_BIT0
             st["lead_marry"][sel] = suit
-            mpts[seat, sel] += np.where(suit == st["trump"][sel], 40, 20)
+            mpts[seat, sel] += np.where(
+                suit == st["trump"][sel], TRUMP_MARRIAGE_POINTS, MARRIAGE_POINTS
+            )
             st["mcode"][seat, sel] = st["mcode"][seat, sel] * 5 + suit + 1
             if not manual:
                 done = (tricks[seat, sel] > 0) & (valid(seat, sel) >= goal)
