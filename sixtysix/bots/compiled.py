@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.outcome import EndCode
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.variants.two_hand import (
@@ -70,9 +71,14 @@ SIZE = TALON + NUM_CARDS
 ) = range(18)
 KNOBS = 18
 
-# End codes returned by apply: RUNNING, or kind * 2 + seat.
-RUNNING = -1
-REACHED, FALSE_CLAIM, CARDS_OUT = 1, 2, 3
+# End codes returned by apply: RUNNING, or kind * 2 + seat, with the kinds of EndCode (as
+# plain ints, which numba folds into the kernels as constants).
+RUNNING = int(EndCode.RUNNING)
+REACHED, FALSE_CLAIM, CARDS_OUT = (
+    int(EndCode.REACHED),
+    int(EndCode.FALSE_CLAIM),
+    int(EndCode.CARDS_OUT),
+)
 
 #: A horizon that never ends a search early.
 EXACT = 1000

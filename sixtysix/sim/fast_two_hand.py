@@ -55,7 +55,7 @@ from sixtysix.core.cards import (
     iter_mask,
 )
 from sixtysix.core.deal import DealSetup, deal_from_order
-from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
+from sixtysix.core.outcome import DealEnd, EndCode, EndKind, Outcome, Reason
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
@@ -85,8 +85,10 @@ _FIRST_WORDS = 17
 _SEAT_STRIDE = _BLOCK_WORDS
 _GAME_STRIDE = 2 * _BLOCK_WORDS
 
-# End kinds (0: still playing).
-_RUNNING, _REACHED, _FALSE_CLAIM, _CARDS_OUT, _REACHED_BY_CLAIM = 0, 1, 2, 3, 4
+# End kinds: EndCode's, and one more of this path's own for a true claim (REACHED, claimed).
+_RUNNING, _REACHED = int(EndCode.RUNNING), int(EndCode.REACHED)
+_FALSE_CLAIM, _CARDS_OUT = int(EndCode.FALSE_CLAIM), int(EndCode.CARDS_OUT)
+_REACHED_BY_CLAIM = max(EndCode) + 1
 
 _REASONS: tuple[Reason, ...] = (
     Reason.REACHED_66,
@@ -842,12 +844,7 @@ class _Batch:
         state.to_act = -1
         state._legal = []
         kind, seat = one["end_kind"], one["end_seat"]
-        end_kind = {
-            _REACHED: EndKind.REACHED,
-            _REACHED_BY_CLAIM: EndKind.REACHED,
-            _FALSE_CLAIM: EndKind.FALSE_CLAIM,
-            _CARDS_OUT: EndKind.CARDS_OUT,
-        }[kind]
+        end_kind = EndKind.REACHED if kind == _REACHED_BY_CLAIM else EndCode(kind).kind
         state.end = DealEnd(end_kind, seat, seat, kind == _REACHED_BY_CLAIM)
         try:
             state.outcome = self.variant.settle(state, state.end)

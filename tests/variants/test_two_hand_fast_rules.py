@@ -10,6 +10,7 @@ import pytest
 from sixtysix.bots import compiled
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.options import Options
+from sixtysix.core.outcome import EndCode, EndKind
 from sixtysix.core.rng import Seed
 from sixtysix.core.rules import Rules
 from sixtysix.sim.simulate import BotSpec, fast_path
@@ -95,3 +96,16 @@ def test_the_compiled_search_has_narrower_sets() -> None:
     rules = dataclasses.replace(SixtySix().rules, last_trick_bonus=300)
     assert fast_rules(rules)
     assert not fast_rules(rules, COMPILED_RULES)
+
+
+def test_one_end_code_per_end_kind() -> None:
+    """The fast paths' integer end kinds are EndCode's, one for each EndKind."""
+    from sixtysix.bots.compiled import CARDS_OUT, FALSE_CLAIM, REACHED, RUNNING
+
+    assert [code.kind for code in EndCode if code != EndCode.RUNNING] == list(EndKind)
+    assert (RUNNING, REACHED, FALSE_CLAIM, CARDS_OUT) == (
+        EndCode.RUNNING,
+        EndCode.REACHED,
+        EndCode.FALSE_CLAIM,
+        EndCode.CARDS_OUT,
+    )
