@@ -129,12 +129,13 @@ def knobs(variant: TwoHandVariant) -> Any:
     k[K_BONUS] = r.last_trick_bonus
     k[K_STRICT] = r.strict_always
     k[K_GOAL] = r.winning_points
-    k[K_CARD_ONLY] = bool(variant._opt("schneider_card_points_only", False))
-    k[K_CLOSE_AT_CLOSE] = variant.close_scale_at_close
-    k[K_FAILED_2OR3] = variant._opt("failed_close", "2or3") == "2or3"
-    k[K_FALSE_THREE] = variant.false_claim_three_without_trick
-    k[K_PLAYED_OUT_LAST] = variant.played_out_last_trick
-    k[K_TIE_DRAW] = variant._opt("tie", "last_trick_wins") == "draw"
+    sc = variant.scoring
+    k[K_CARD_ONLY] = sc.card_points_only
+    k[K_CLOSE_AT_CLOSE] = sc.scale_at_close
+    k[K_FAILED_2OR3] = sc.failed_close_2or3
+    k[K_FALSE_THREE] = sc.false_claim_three
+    k[K_PLAYED_OUT_LAST] = sc.played_out_last_trick
+    k[K_TIE_DRAW] = sc.tie_draw
     return k
 
 

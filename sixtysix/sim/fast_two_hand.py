@@ -657,9 +657,8 @@ class _Batch:
         n = self.size
         goal = self.rules.winning_points
         manual = self.rules.manual_claim
-        cards_only = bool(v._opt("schneider_card_points_only", False))
-        two_or_three = v._opt("failed_close", "2or3") == "2or3"
-        tie_draw = v._opt("tie", "last_trick_wins") == "draw"
+        sc = v.scoring
+        cards_only, two_or_three, tie_draw = sc.card_points_only, sc.failed_close_2or3, sc.tie_draw
         cpts, tricks, close_tricks = o["cpts"], o["tricks"], o["close_tricks"]
         points = cpts + o["bonus"] + np.where(tricks > 0, o["mpts"], 0)
 
@@ -667,7 +666,7 @@ class _Batch:
             return np.where(pts >= 33, 1, np.where(trk > 0, 2, 3))
 
         scale = schneider(cpts if cards_only else points, tricks)  # (2, n), by loser
-        if v.close_scale_at_close:
+        if sc.scale_at_close:
             close_src = o["close_cpts"] if cards_only else o["close_pts"]
             close_scale = schneider(close_src, close_tricks)
         else:
@@ -697,7 +696,7 @@ class _Batch:
         value = np.where(
             by_closer,
             failed[other, ar],
-            np.where(v.false_claim_three_without_trick & (tricks[other, ar] == 0), 3, 2),
+            np.where(sc.false_claim_three & (tricks[other, ar] == 0), 3, 2),
         )
         gp[other[false_claim], ar[false_claim]] = value[false_claim]
         reason[false_claim] = _R_FALSE_CLAIM
@@ -725,7 +724,7 @@ class _Batch:
             gp[:, sel] = top[:, sel]
             reason[sel] = _R_PLAYED_OUT
             sel = open_out & ~anyone
-            if v.played_out_last_trick:
+            if sc.played_out_last_trick:
                 gp[lw[sel], ar[sel]] = 1
                 reason[sel] = _R_LAST_TRICK
             else:
@@ -760,7 +759,7 @@ class _Batch:
             calls_closing = (reached & by_closer) | closed_made
             calls = {
                 "settle": np.ones(n, dtype=np.bool_),
-                "_scale": (reached & (closer < 0)) | (calls_closing & (not v.close_scale_at_close)),
+                "_scale": (reached & (closer < 0)) | (calls_closing & (not sc.scale_at_close)),
                 "_closing_scale": calls_closing,
                 "_failed_close": reached_failed | (false_claim & by_closer) | closed_failed,
                 "_tie_reason": open_out & (not manual),

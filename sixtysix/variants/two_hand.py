@@ -1,64 +1,81 @@
 """Scoring shared by the two-player talon games (66 and Schnapsen).
 
-The two games settle a deal the same way except for a few switches, which subclasses set as
-class attributes: where a winning closer's scale is read (final points or the moment of
-closing), what a false claim costs, and who takes a deal nobody won with 66.
+The two games settle a deal the same way except for a few switches, held in one frozen
+:class:`TwoHandScoring` that each variant builds from its options (:meth:`make_scoring`):
+where a winning closer's scale is read (final points or the moment of closing), what a failed
+close and a false claim cost, and who takes a deal nobody won with 66. The engine's
+:meth:`~TwoHandVariant.settle`, the vectorised simulator and the compiled search all read it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any
 
 from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_scale
 from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 
 
+@dataclass(frozen=True, slots=True)
+class TwoHandScoring:
+    """How a two-hand game settles a deal, beyond the :class:`Rules` knobs."""
+
+    #: The 1/2/3 scale counts the loser's card points only (marriages and bonus left out).
+    card_points_only: bool = False
+    #: A winning closer scores from the opponent's position when the talon was closed.
+    scale_at_close: bool = False
+    #: A failed close gives 3, not 2, when the opponent had no trick at the close.
+    failed_close_2or3: bool = True
+    #: A false claim gives 3 instead of 2 when the claimer's opponent has no trick.
+    false_claim_three: bool = False
+    #: Manual claims, cards out, nobody at 66: the last trick's winner takes 1 point.
+    played_out_last_trick: bool = False
+    #: Automatic claims, cards out, nobody at 66: a draw (else the last trick's winner takes 1).
+    tie_draw: bool = False
+
+
 class TwoHandVariant(Variant):
     seats = 2
-    #: A winning closer scores from the opponent's position when the talon was closed.
-    close_scale_at_close: ClassVar[bool] = False
-    #: A false claim gives 3 instead of 2 when the claimer's opponent has no trick.
-    false_claim_three_without_trick: ClassVar[bool] = False
-    #: Manual claims, cards out, nobody at 66: the last trick's winner takes 1 point.
-    played_out_last_trick: ClassVar[bool] = False
 
-    #: Rules a variant fixes instead of offering as options (e.g. Schnapsen's failed close is
-    #: always "2 or 3"); read by :meth:`_opt` when the options have no such field.
-    fixed_rules: ClassVar[Mapping[str, object]] = {}
+    def __init__(self, options: Options | None = None) -> None:
+        super().__init__(options)
+        self.scoring: TwoHandScoring = self.make_scoring(self.options)
 
-    def _opt(self, name: str, default: object) -> object:
-        """An option's value, else the variant's fixed rule, else the generic default."""
-        return getattr(self.options, name, self.fixed_rules.get(name, default))
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        """The scoring switches of ``options``: those of the family's options where they
+        exist (``schneider_card_points_only``, ``failed_close``, ``tie``), else the defaults."""
+        return TwoHandScoring(
+            card_points_only=bool(getattr(options, "schneider_card_points_only", False)),
+            failed_close_2or3=getattr(options, "failed_close", "2or3") == "2or3",
+            tie_draw=getattr(options, "tie", "last_trick_wins") == "draw",
+        )
 
     def _scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
-        if self._opt("schneider_card_points_only", False):
+        if self.scoring.card_points_only:
             return schneider_scale(state.card_points[loser], state.tricks[loser])
         return schneider_scale(points[loser], state.tricks[loser])
 
     def _closing_scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
-        if not self.close_scale_at_close:
+        if not self.scoring.scale_at_close:
             return self._scale(state, loser, points)
-        source = (
-            state.close_card_points
-            if self._opt("schneider_card_points_only", False)
-            else state.close_points
-        )
+        source = state.close_card_points if self.scoring.card_points_only else state.close_points
         return schneider_scale(source[loser], state.close_tricks[loser])
 
     def _failed_close(self, state: DealState, opponent: int) -> int:
         """What the closer's opponent scores when the close fails."""
-        if self._opt("failed_close", "2or3") == "2or3" and state.close_tricks[opponent] == 0:
+        if self.scoring.failed_close_2or3 and state.close_tricks[opponent] == 0:
             return 3
         return 2
 
     def _tie_reason(self, state: DealState, gp: list[int]) -> Reason:
         """Cards out, automatic claims, nobody at 66 (65-65 with the default bonus)."""
-        if self._opt("tie", "last_trick_wins") == "draw":
+        if self.scoring.tie_draw:
             return Reason.DRAW
         gp[state.last_winner] = 1
         return Reason.LAST_TRICK
@@ -84,7 +101,7 @@ class TwoHandVariant(Variant):
             opponent = 1 - end.seat
             if closer == end.seat:
                 gp[opponent] = self._failed_close(state, opponent)
-            elif self.false_claim_three_without_trick and state.tricks[opponent] == 0:
+            elif self.scoring.false_claim_three and state.tricks[opponent] == 0:
                 gp[opponent] = 3
             else:
                 gp[opponent] = 2
@@ -105,7 +122,7 @@ class TwoHandVariant(Variant):
                         if points[s] == best:
                             gp[s] = 1
                     reason = Reason.PLAYED_OUT
-                elif self.played_out_last_trick:
+                elif self.scoring.played_out_last_trick:
                     gp[state.last_winner] = 1
                     reason = Reason.LAST_TRICK
                 else:

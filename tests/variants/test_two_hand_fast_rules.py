@@ -16,7 +16,13 @@ from sixtysix.core.rules import Rules
 from sixtysix.sim.simulate import BotSpec, fast_path
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix
-from sixtysix.variants.two_hand import COMPILED_RULES, FAST_RULES, fast_rules, plain_two_hand
+from sixtysix.variants.two_hand import (
+    COMPILED_RULES,
+    FAST_RULES,
+    TwoHandScoring,
+    fast_rules,
+    plain_two_hand,
+)
 
 BOTS: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
 
@@ -109,3 +115,16 @@ def test_one_end_code_per_end_kind() -> None:
         EndCode.FALSE_CLAIM,
         EndCode.CARDS_OUT,
     )
+
+
+def test_each_two_hand_variant_builds_one_frozen_scoring() -> None:
+    assert SixtySix().scoring == TwoHandScoring(failed_close_2or3=False)
+    assert SixtySix.configure("classic").scoring == TwoHandScoring(tie_draw=True)
+    assert SixtySix.configure(None, {"schneider_card_points_only": True}).scoring == (
+        TwoHandScoring(card_points_only=True, failed_close_2or3=False)
+    )
+    assert Schnapsen().scoring == TwoHandScoring(
+        scale_at_close=True, false_claim_three=True, played_out_last_trick=True
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        SixtySix().scoring.tie_draw = True  # type: ignore[misc]
