@@ -12,8 +12,9 @@ otherwise it falls back on the generic search.
 A second copy of the rules is a liability, so it is kept honest by tests that play random
 legal games through both and compare every legal action list and every outcome
 (``tests/bots/test_compiled.py``), and it reads only :class:`~sixtysix.core.rules.Rules`
-knobs and the switches of :class:`~sixtysix.variants.two_hand.TwoHandVariant`: never a
-variant's name. A variant that overrides the two-hand scoring is not supported.
+knobs (those of the allow-list :data:`~sixtysix.variants.two_hand.COMPILED_RULES`) and the
+variant's :class:`~sixtysix.variants.two_hand.TwoHandScoring`: never a variant's name. A
+variant that overrides the two-hand scoring is not supported.
 
 Layout. A position is one ``int64`` array (copying it is the search's whole "undo"); the
 knobs are another. The search is alpha-beta with a transposition table, move ordering and a

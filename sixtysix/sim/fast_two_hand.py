@@ -19,15 +19,14 @@ How the equality is kept:
 * The engine's legal list in ascending action order (cards 0..23, marriages 24..27, exchange 28,
   close 29, claim 30) is a 31-bit mask here; a random bot's choice ``legal[word % len(legal)]``
   is the ``word % popcount``-th set bit of that mask.
-* Only :class:`~sixtysix.core.rules.Rules` knobs and the options the two-hand scoring reads
-  (``schneider_card_points_only``, ``failed_close``, ``tie``) plus the
-  :class:`~sixtysix.variants.two_hand.TwoHandVariant` class flags are used, never the variant's
-  name. :func:`supports` says when this path applies; callers fall back to ``play_game``
-  otherwise.
+* Only :class:`~sixtysix.core.rules.Rules` knobs (those of the allow-list
+  :data:`~sixtysix.variants.two_hand.FAST_RULES`) and the variant's
+  :class:`~sixtysix.variants.two_hand.TwoHandScoring` are read, never the variant's name.
+  :func:`supports` says when this path applies; callers fall back to ``play_game`` otherwise.
 * A subclass that deals itself has its ``deal`` called per game. A subclass that overrides a
   scoring method (``settle``, ``_scale``, ``_closing_scale``, ``_failed_close``,
-  ``_tie_reason``) has the games that reach it scored by its own code on the rebuilt final
-  state of the deal (or replayed by ``play_game`` if that code reads the move history).
+  ``_tie_reason``) has the games that reach it replayed by ``play_game``, so that its own
+  code scores them on the engine's final state.
 
 numpy is an optional dependency (the ``fast`` extra): importing this module without it raises
 :class:`ImportError`, and callers use the generic path.
@@ -54,10 +53,9 @@ from sixtysix.core.cards import (
     TRUMP_MARRIAGE_POINTS,
     iter_mask,
 )
-from sixtysix.core.deal import DealSetup, deal_from_order
-from sixtysix.core.outcome import DealEnd, EndCode, EndKind, Outcome, Reason
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.outcome import EndCode, Outcome, Reason
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.sim.simulate import BotSpec, GameResult, play_game
 from sixtysix.variants.two_hand import TwoHandVariant, overridden_scoring, plain_two_hand
@@ -231,8 +229,6 @@ class _Batch:
         self.turnup0: I64 = self.dealer
         self.trump0: I64 = self.dealer
         self.talon: I64 = self.dealer
-        self.order: I64 = self.dealer
-        self.setups: list[DealSetup] = []
         self.out: dict[str, I64] = {}
 
     # ------------------------------------------------------------------ randomness
@@ -344,7 +340,6 @@ class _Batch:
         self.hands0 = np.where(d1, hand_f, hand_d)
         self.hands1 = np.where(d1, hand_d, hand_f)
         self.talon = np.ascontiguousarray(order[:, pos:])
-        self.order = order
         if turnup_pos >= 0:
             self.turnup0 = order[:, turnup_pos].copy()
             self.trump0 = _SUIT_OF[self.turnup0]
@@ -361,7 +356,6 @@ class _Batch:
         width = max((len(s.talon) for s in setups), default=0)
         if any(len(s.talon) != width for s in setups):
             raise ValueError("the fast simulator needs talons of one size")
-        self.setups = setups
         masks = np.array([s.hand_masks() for s in setups], dtype=np.int64).reshape(-1, 2)
         self.hands0 = masks[:, 0].copy()
         self.hands1 = masks[:, 1].copy()
@@ -418,8 +412,6 @@ class _Batch:
             "close_pts": seats(),
             "close_cpts": seats(),
             "close_tricks": seats(),
-            "won": seats(),  # cards won
-            "mcode": seats(),  # declared marriage suits, base-5 digits (suit + 1), oldest first
             "orig": np.arange(n, dtype=np.int64),
             "trump": trump0,
             "trump_mask": _TRUMP_MASK[trump0],
@@ -446,7 +438,7 @@ class _Batch:
         step = 0
         while True:
             hands, cpts, tricks, mpts = st["hands"], st["cpts"], st["tricks"], st["mpts"]
-            bonus_pts, cnt, won = st["bonus"], st["cnt"], st["won"]
+            bonus_pts, cnt = st["bonus"], st["cnt"]
             orig, trump, turnup, tpos = st["orig"], st["trump"], st["turnup"], st["tpos"]
             to_act, led, closed = st["to_act"], st["led"], st["closed"]
             lead_marry = st["lead_marry"]
@@ -533,11 +525,8 @@ class _Batch:
             pts = _POINTS[li] + _POINTS[ai]
             won1 = follow & (winner == 1)
             won0 = follow & (winner == 0)
-            trick_cards = card_bit | ((1 << li) & _CARD_BITS)
             cpts[0] += np.where(won0, pts, 0)
             cpts[1] += np.where(won1, pts, 0)
-            won[0] |= np.where(won0, trick_cards, 0)
-            won[1] |= np.where(won1, trick_cards, 0)
             tricks[0] += won0
             tricks[1] += won1
             st["last_winner"] = np.where(follow, winner, st["last_winner"])
@@ -622,7 +611,6 @@ class _Batch:
             mpts[seat, sel] += np.where(
                 suit == st["trump"][sel], TRUMP_MARRIAGE_POINTS, MARRIAGE_POINTS
             )
-            st["mcode"][seat, sel] = st["mcode"][seat, sel] * 5 + suit + 1
             if not manual:
                 done = (tricks[seat, sel] > 0) & (valid(seat, sel) >= goal)
                 st["end_kind"][sel[done]] = _REACHED
@@ -772,97 +760,7 @@ class _Batch:
         return results
 
     def _outcome_of(self, g: int) -> Outcome:
-        """Game ``g`` scored by the variant's own ``settle`` on its rebuilt final state.
-
-        The state holds everything a finished two-hand deal holds except the move history and
-        the ``known`` cards; a scoring method that reads those makes the game be replayed.
-        """
-        o = self.out
-        seat_vals = {
-            name: [int(x) for x in o[name][:, g]]
-            for name in (
-                "hands",
-                "cpts",
-                "tricks",
-                "mpts",
-                "bonus",
-                "won",
-                "mcode",
-                "close_pts",
-                "close_cpts",
-                "close_tricks",
-            )
-        }
-        one = {
-            name: int(o[name][g])
-            for name in (
-                "trump",
-                "turnup",
-                "tpos",
-                "to_act",
-                "lead_marry",
-                "closed",
-                "last_winner",
-                "end_kind",
-                "end_seat",
-            )
-        }
-        state = DealState.__new__(DealState)
-        state.variant = self.variant
-        state.rules = self.rules
-        state.setup = self._setup_of(g)
-        state.n = 2
-        state.dealer = int(self.dealer[g])
-        state.forehand = 1 - state.dealer
-        state.hands = seat_vals["hands"]
-        state.talon = [int(c) for c in self.talon[g, one["tpos"] :]]
-        state.turnup = one["turnup"]
-        state.trump = one["trump"]
-        state.closed_by = one["closed"]
-        if state.closed_by >= 0:
-            state.close_points = tuple(seat_vals["close_pts"])
-            state.close_card_points = tuple(seat_vals["close_cpts"])
-            state.close_tricks = tuple(seat_vals["close_tricks"])
-        else:
-            state.close_points = state.close_card_points = state.close_tricks = ()
-        state.trick = []
-        state.lead_marry = one["lead_marry"]
-        state.won = seat_vals["won"]
-        state.card_points = seat_vals["cpts"]
-        state.tricks = seat_vals["tricks"]
-        state.marriages = [_decode_marriages(code) for code in seat_vals["mcode"]]
-        state.marriage_points = seat_vals["mpts"]
-        state.bonus = seat_vals["bonus"]
-        state.sides = [0, 1]
-        state.declarer = state.called_ace = state.partner = state.from_below = -1
-        state.solo = state.revealed = False
-        state.last_winner = one["last_winner"]
-        state.played = 2 * sum(state.tricks)
-        state.phase = Phase.OVER
-        state.leader = one["to_act"]
-        state.to_act = -1
-        state._legal = []
-        kind, seat = one["end_kind"], one["end_seat"]
-        end_kind = EndKind.REACHED if kind == _REACHED_BY_CLAIM else EndCode(kind).kind
-        state.end = DealEnd(end_kind, seat, seat, kind == _REACHED_BY_CLAIM)
-        try:
-            state.outcome = self.variant.settle(state, state.end)
-        except AttributeError:
-            # It read what is not rebuilt (history, known): replay the game itself.
-            bots: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
-            return play_game(self.variant, bots, self.master, self.lo + g).outcome
-        return state.outcome
-
-    def _setup_of(self, g: int) -> DealSetup:
-        if self.setups:
-            return self.setups[g]
-        order = [int(c) for c in self.order[g]]
-        return deal_from_order(self.rules, order, int(self.dealer[g]))
-
-
-def _decode_marriages(code: int) -> list[int]:
-    suits: list[int] = []
-    while code:
-        code, digit = divmod(code, 5)
-        suits.append(digit - 1)
-    return suits[::-1]
+        """Game ``g`` scored by the variant's own code: replayed by the engine, whose final
+        state is the one its scoring methods are written for (history and all)."""
+        bots: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
+        return play_game(self.variant, bots, self.master, self.lo + g).outcome
