@@ -34,7 +34,6 @@ numpy is an optional dependency (the ``fast`` extra): importing this module with
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -55,7 +54,7 @@ from sixtysix.core.cards import (
 )
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import EndCode, Outcome, Reason
-from sixtysix.core.rng import Seed
+from sixtysix.core.rng import Seed, child_keys, keys_bytes
 from sixtysix.core.variant import Variant
 from sixtysix.sim.simulate import BotSpec, GameResult, play_game
 from sixtysix.variants.two_hand import TwoHandVariant, overridden_scoring, plain_two_hand
@@ -120,6 +119,11 @@ _TRUMP_MASK = np.array([*SUIT_MASK, 0], dtype=np.int64)
 _QUEENS = sum(1 << (s * 6 + QUEEN) for s in range(4))
 _MARRY_MAGIC = (1 << 22) | (1 << 17) | (1 << 12) | (1 << 7)
 _MARRY_BITS = 0b1111 << _MARRY_BIT0
+
+
+def _words(chunks: list[bytes]) -> U64:
+    """Equal-sized chunks of little-endian 64-bit words, one row per chunk."""
+    return np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64).reshape(len(chunks), -1)
 
 
 def _select_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
@@ -253,36 +257,18 @@ class _Batch:
                 [s.words(("deal", "shuffle"), self.shuffle_words) for s in self.seeds],
                 dtype=np.uint64,
             ).reshape(n, self.shuffle_words)
-        shake = hashlib.shake_256
-        # Seed.child(("game", i)).key, its child(("bot", seat)).key and Seed.bytes(path, size),
-        # spelled out for speed.
-        prefix = self.master.key + b"|child/game/"
-        deal_bytes = 0 if self.custom_deal else 8 * self.shuffle_words
-        bot_bytes = 8 * _FIRST_WORDS
-        keys = [shake(prefix + str(i).encode()).digest(32) for i in range(self.lo, self.lo + n)]
-        bot_keys: list[bytes] = []
-        chunks: list[bytes] = []
-        append = chunks.append
-        for key in keys:
-            if deal_bytes:
-                append(shake(key + b"|deal/shuffle").digest(deal_bytes))
-            key0 = shake(key + b"|child/bot/0").digest(32)
-            key1 = shake(key + b"|child/bot/1").digest(32)
-            bot_keys += (key0, key1)
-            append(shake(key0 + b"|bot/0/0").digest(bot_bytes))
-            append(shake(key1 + b"|bot/1/0").digest(bot_bytes))
-        self.bot_keys = bot_keys
-        per_game = self.shuffle_words * (deal_bytes > 0) + 2 * _FIRST_WORDS
-        raw = np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64)
-        raw = raw.reshape(n, per_game)
+        # The keys and bytes of Seed.child and Seed.bytes, hashed in bulk without Seed objects.
+        keys = child_keys(self.master.key, ("game",), range(self.lo, self.lo + n))
+        key0 = keys_bytes(keys, ("child", "bot", 0), 32)
+        key1 = keys_bytes(keys, ("child", "bot", 1), 32)
+        self.bot_keys = [k for pair in zip(key0, key1, strict=True) for k in pair]
         rows = self.words.reshape(n, 2, _BLOCK_WORDS)
-        bot_start = per_game - 2 * _FIRST_WORDS
-        rows[:, 0, :_FIRST_WORDS] = raw[:, bot_start : bot_start + _FIRST_WORDS]
-        rows[:, 1, :_FIRST_WORDS] = raw[:, bot_start + _FIRST_WORDS :]
+        rows[:, 0, :_FIRST_WORDS] = _words(keys_bytes(key0, ("bot", 0, 0), 8 * _FIRST_WORDS))
+        rows[:, 1, :_FIRST_WORDS] = _words(keys_bytes(key1, ("bot", 1, 0), 8 * _FIRST_WORDS))
         if self.custom_deal:
             self.seeds = [self._seed_of(key) for key in keys]
             return None
-        return raw[:, : self.shuffle_words]
+        return _words(keys_bytes(keys, ("deal", "shuffle"), 8 * self.shuffle_words))
 
     def _seed_of(self, key: bytes) -> Seed:
         return Seed.from_key(key, self.master.reproducible)
@@ -290,14 +276,12 @@ class _Batch:
     def _extend_words(self, games: I64) -> None:
         """Make the full 32-word first block of both bots' streams for these batch games."""
         rows = self.words.reshape(self.size, 2, _BLOCK_WORDS)
-        shake = hashlib.shake_256
         for g in games.tolist():
             if self.full_words[g]:
                 continue
             for seat in range(2):
-                key = self.bot_keys[2 * g + seat]
-                data = shake(key + f"|bot/{seat}/0".encode()).digest(8 * _BLOCK_WORDS)
-                rows[g, seat] = np.frombuffer(data, dtype="<u8")
+                seed = self._seed_of(self.bot_keys[2 * g + seat])
+                rows[g, seat] = seed.words(("bot", seat, 0), _BLOCK_WORDS)
             self.full_words[g] = True
 
     # ------------------------------------------------------------------ dealing

@@ -11,7 +11,7 @@ from sixtysix.bots import compiled
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import EndCode, EndKind
-from sixtysix.core.rng import Seed
+from sixtysix.core.rng import Seed, child_keys, keys_bytes
 from sixtysix.core.rules import Rules
 from sixtysix.sim.simulate import BotSpec, fast_path
 from sixtysix.variants.schnapsen import Schnapsen
@@ -128,3 +128,17 @@ def test_each_two_hand_variant_builds_one_frozen_scoring() -> None:
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         SixtySix().scoring.tie_draw = True  # type: ignore[misc]
+
+
+def test_bulk_hashing_gives_the_seeds_bytes() -> None:
+    """The vectorised simulator hashes through core.rng's bulk helpers: the same bytes as
+    Seed.child and Seed.bytes."""
+    master = Seed(7)
+    keys = child_keys(master.key, ("game",), range(3, 6))
+    assert keys == [master.child(("game", i)).key for i in range(3, 6)]
+    assert keys_bytes(keys, ("bot", 1, 0), 24) == [
+        Seed.from_key(k).bytes(("bot", 1, 0), 24) for k in keys
+    ]
+    assert keys_bytes(keys, ("child", "bot", 0), 32) == [
+        Seed.from_key(k).child(("bot", 0)).key for k in keys
+    ]
