@@ -66,7 +66,7 @@ from sixtysix.bots.compiled import (
     TURNUP,
 )
 from sixtysix.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY
-from sixtysix.core.cards import NUM_CARDS, POINTS
+from sixtysix.core.cards import KQ, MARRIAGE_POINTS, NUM_CARDS, POINTS, TRUMP_MARRIAGE_POINTS
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -96,6 +96,7 @@ def _valid(s: Any, seat: int) -> int:
 
 @jit
 def _strict(s: Any, k: Any) -> bool:
+    """:meth:`Rules.strict_phase`, restated on the position array (numba cannot call it)."""
     return k[K_STRICT] != 0 or s[CLOSED] >= 0 or (s[TPOS] >= s[TLEN] and s[TURNUP] < 0)
 
 
@@ -241,7 +242,7 @@ def _legal(s: Any, k: Any, out: Any) -> int:
             n += 1
     if k[K_MARRIAGES] and (k[K_MARRY_AFTER_CLOSE] or not _strict(s, k)):
         for suit in range(4):
-            kq = 12 << (suit * 6)
+            kq = KQ[0] << (suit * 6)
             if hand & kq == kq:
                 out[n] = MARRY + suit
                 n += 1
@@ -310,7 +311,7 @@ def _apply(s: Any, k: Any, a: int) -> int:
     if a < MARRY + 4:
         suit = a - MARRY
         s[LMARRY] = suit
-        s[MP0 + seat] += 40 if suit == s[TRUMP] else 20
+        s[MP0 + seat] += TRUMP_MARRIAGE_POINTS if suit == s[TRUMP] else MARRIAGE_POINTS
         if not k[K_MANUAL] and s[TR0 + seat] and _valid(s, seat) >= goal:
             return REACHED * 2 + seat
         return RUNNING
@@ -334,7 +335,8 @@ def _apply(s: Any, k: Any, a: int) -> int:
 
 @jit
 def _evaluate(s: Any, k: Any, w: Any, me: int) -> float:
-    """The fitted linear evaluation of the generic search (``solver._linear``)."""
+    """The fitted linear evaluation of the generic search (``solver._linear``), restated
+    because numba cannot call it; ``tests/bots/test_compiled.py`` keeps the two equal."""
     trump = s[TRUMP]
     marriages = k[K_MARRIAGES] and (k[K_MARRY_AFTER_CLOSE] or not _strict(s, k))
     us_trick = 1 if s[TR0 + me] else 0

@@ -12,8 +12,9 @@ otherwise it falls back on the generic search.
 A second copy of the rules is a liability, so it is kept honest by tests that play random
 legal games through both and compare every legal action list and every outcome
 (``tests/bots/test_compiled.py``), and it reads only :class:`~sixtysix.core.rules.Rules`
-knobs and the switches of :class:`~sixtysix.variants.two_hand.TwoHandVariant`: never a
-variant's name. A variant that overrides the two-hand scoring is not supported.
+knobs (those of the allow-list :data:`~sixtysix.variants.two_hand.COMPILED_RULES`) and the
+variant's :class:`~sixtysix.variants.two_hand.TwoHandScoring`: never a variant's name. A
+variant that overrides the two-hand scoring is not supported.
 
 Layout. A position is one ``int64`` array (copying it is the search's whole "undo"); the
 knobs are another. The search is alpha-beta with a transposition table, move ordering and a
@@ -25,14 +26,19 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sixtysix.core.cards import NUM_CARDS
-from sixtysix.core.rules import Rules
+from sixtysix.core.outcome import EndCode
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
-from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
+from sixtysix.variants.two_hand import (
+    COMPILED_RULES,
+    TwoHandVariant,
+    overridden_scoring,
+    plain_two_hand,
+)
 
 # --------------------------------------------------------------------------- layout
 
@@ -66,29 +72,19 @@ SIZE = TALON + NUM_CARDS
 ) = range(18)
 KNOBS = 18
 
-# End codes returned by apply: RUNNING, or kind * 2 + seat.
-RUNNING = -1
-REACHED, FALSE_CLAIM, CARDS_OUT = 1, 2, 3
+# End codes returned by apply: RUNNING, or kind * 2 + seat, with the kinds of EndCode (as
+# plain ints, which numba folds into the kernels as constants).
+RUNNING = int(EndCode.RUNNING)
+REACHED, FALSE_CLAIM, CARDS_OUT = (
+    int(EndCode.REACHED),
+    int(EndCode.FALSE_CLAIM),
+    int(EndCode.CARDS_OUT),
+)
 
 #: A horizon that never ends a search early.
 EXACT = 1000
 #: Transposition table entries (a power of two).
 TABLE_BITS = 17
-
-_SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
-
-#: The integer knobs the compiled rules read and the ranges they are exact in (an allow-list:
-#: anything else is searched by the generic solver). Positions are int64 and the
-#: transposition key packs each seat's last-trick bonus into 8 bits; the goal and the
-#: exchange's talon size are only compared, and the exchange card is a rank of the trump suit.
-EXACT_RANGES: Mapping[str, tuple[int, int]] = {
-    "last_trick_bonus": (0, 255),
-    "winning_points": (-(2**31), 2**31),
-    "exchange_min_talon": (-(2**31), 2**31),
-    "exchange_rank": (0, 5),
-    "deal_rounds": (0, NUM_CARDS),
-    "turnup_after_round": (0, NUM_CARDS),
-}
 
 
 def available() -> bool:
@@ -108,27 +104,12 @@ def _kernels() -> Any:
     return _kernels
 
 
-def knobs_in_range(rules: Rules, ranges: Mapping[str, tuple[int, int]]) -> bool:
-    """Whether each integer knob named in ``ranges`` (each count of a tuple knob; None passes)
-    lies in its closed range, and a turn-up comes after a round that is dealt: a dedicated
-    copy of the rules in fixed-width integers plays the engine's game only there."""
-    for name, (lo, hi) in ranges.items():
-        value = getattr(rules, name)
-        for v in value if isinstance(value, tuple) else (value,):
-            if v is not None and not (isinstance(v, int) and lo <= v <= hi):
-                return False
-    turnup = rules.turnup_after_round
-    return turnup is None or turnup < len(rules.deal_rounds)
-
-
 def supports(variant: Variant) -> bool:
     """Whether the compiled search plays exactly ``variant``'s game (numba aside): a plain
-    two-hand game (:func:`~sixtysix.variants.two_hand.plain_two_hand`) scored as
-    :class:`TwoHandVariant` scores it, with its numbers in :data:`EXACT_RANGES`."""
-    if not plain_two_hand(variant) or not knobs_in_range(variant.rules, EXACT_RANGES):
-        return False
-    cls = type(variant)
-    return all(getattr(cls, m) is getattr(TwoHandVariant, m) for m in _SCORING_METHODS)
+    two-hand game (:func:`~sixtysix.variants.two_hand.plain_two_hand`, with the compiled
+    search's sets :data:`~sixtysix.variants.two_hand.COMPILED_RULES`) scored as
+    :class:`TwoHandVariant` scores it."""
+    return plain_two_hand(variant, COMPILED_RULES) and not overridden_scoring(variant)
 
 
 def knobs(variant: TwoHandVariant) -> Any:
@@ -149,12 +130,13 @@ def knobs(variant: TwoHandVariant) -> Any:
     k[K_BONUS] = r.last_trick_bonus
     k[K_STRICT] = r.strict_always
     k[K_GOAL] = r.winning_points
-    k[K_CARD_ONLY] = bool(variant._opt("schneider_card_points_only", False))
-    k[K_CLOSE_AT_CLOSE] = variant.close_scale_at_close
-    k[K_FAILED_2OR3] = variant._opt("failed_close", "2or3") == "2or3"
-    k[K_FALSE_THREE] = variant.false_claim_three_without_trick
-    k[K_PLAYED_OUT_LAST] = variant.played_out_last_trick
-    k[K_TIE_DRAW] = variant._opt("tie", "last_trick_wins") == "draw"
+    sc = variant.scoring
+    k[K_CARD_ONLY] = sc.card_points_only
+    k[K_CLOSE_AT_CLOSE] = sc.scale_at_close
+    k[K_FAILED_2OR3] = sc.failed_close_2or3
+    k[K_FALSE_THREE] = sc.false_claim_three
+    k[K_PLAYED_OUT_LAST] = sc.played_out_last_trick
+    k[K_TIE_DRAW] = sc.tie_draw
     return k
 
 
@@ -303,11 +285,9 @@ def play_random(
 
 
 __all__ = [
-    "EXACT_RANGES",
     "CompiledSearch",
     "SearchResult",
     "available",
-    "knobs_in_range",
     "play_random",
     "supports",
 ]

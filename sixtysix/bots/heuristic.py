@@ -59,11 +59,13 @@ from sixtysix.core.cards import (
     ACE,
     FULL_DECK,
     KING,
+    KQ,
     NUM_CARDS,
     POINTS,
     QUEEN,
     SUIT_MASK,
     TEN,
+    marriage_points,
     mask_of,
 )
 from sixtysix.core.errors import UnknownBotError
@@ -166,10 +168,6 @@ HOPELESS_TRICKS = 1.0
 _TRUMP_WEIGHT = (0.8, 1.0, 1.2, 1.5, 2.5, 3.0)
 
 
-def marriage_value(suit: int, trump: int) -> int:
-    return 40 if suit == trump else 20
-
-
 def beats(card: int, best: int, trump: int) -> bool:
     """Whether ``card`` played now takes the lead from ``best`` (the trick's winning card)."""
     if card // 6 == best // 6:
@@ -182,7 +180,6 @@ _SUIT_CARDS: tuple[int, ...] = tuple(
     sum(SUIT_MASK[s] for s in range(4) if suits >> s & 1) for suits in range(16)
 )
 #: Per suit, its king and queen.
-_KQ: tuple[int, ...] = tuple((1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4))
 #: Seats other than ``me`` at a table of ``n``, by ``(n, me)`` (made once each).
 _OTHERS: dict[tuple[int, int], frozenset[int]] = {}
 #: See :func:`_chance_of_any` (keyed by its arguments packed into one integer).
@@ -255,7 +252,7 @@ class Reading:
         hand = self.hand = mask_of(v.hand)
         played = self.played = mask_of(v.played)
         closed = v.closed_by is not None
-        self.strict = rules.strict_always or closed or v.talon_size == 0
+        self.strict = rules.strict_phase(closed, v.talon_size)
         in_play = rules.deck & ~hand & ~played
         if closed and v.turnup is not None:
             in_play &= ~(1 << v.turnup)  # the turn-up stays under the closed talon
@@ -494,7 +491,7 @@ class Reading:
             marriages = v.marriages
             for s in seats:
                 for suit in marriages[s]:
-                    pts += marriage_value(suit, self.trump)
+                    pts += marriage_points(suit, self.trump)
         return pts
 
     def marriages_possible(self) -> bool:
@@ -526,7 +523,7 @@ class Reading:
         value = pts * future + power
         if rank in (KING, QUEEN) and self.marriages_possible():
             other = suit * 6 + (QUEEN if rank == KING else KING)
-            worth = marriage_value(suit, self.trump)
+            worth = marriage_points(suit, self.trump)
             if self.hand >> other & 1:
                 value += w.marriage_pair * worth
             elif not strict and self.view.talon_size > 0 and self.unseen >> other & 1:
@@ -539,9 +536,9 @@ class Reading:
             return 0
         best = 0
         hand = self.hand
-        for suit, kq in enumerate(_KQ):
+        for suit, kq in enumerate(KQ):
             if hand & kq == kq:
-                best = max(best, marriage_value(suit, self.trump))
+                best = max(best, marriage_points(suit, self.trump))
         return best
 
     def later_seats(self) -> list[int]:
@@ -657,7 +654,7 @@ def suit_strength(cards: int, suit: int) -> float:
     strength = sum(_TRUMP_WEIGHT[c % 6] for c in range(suit * 6, suit * 6 + 6) if held >> c & 1)
     count = held.bit_count()
     strength += 0.6 * max(count - 1, 0)
-    kq = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+    kq = KQ[suit]
     if held & kq == kq:
         strength += 1.5
     return strength
@@ -805,7 +802,7 @@ def decide(view: View, weights: Weights = DEFAULT_WEIGHTS) -> Action:
             return _pick(legal, CLOSE)
         marriages = [a for a in legal if MARRY <= a < MARRY + 4]
         if marriages:
-            return max(marriages, key=lambda a: (marriage_value(a - MARRY, reading.trump), -a))
+            return max(marriages, key=lambda a: (marriage_points(a - MARRY, reading.trump), -a))
     if not plays:
         return legal[0]
     return _best_play(reading, plays)

@@ -40,7 +40,7 @@ from itertools import combinations, permutations
 from math import factorial
 
 from sixtysix.core.actions import CLOSE, EXCHANGE, MARRY, PARTNER, TRUMP_BELOW
-from sixtysix.core.cards import ABOVE, ACE, KING, NUM_CARDS, QUEEN, SUIT_MASK, iter_mask, mask_of
+from sixtysix.core.cards import ABOVE, ACE, KQ, NUM_CARDS, SUIT_MASK, iter_mask, mask_of
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed, Stream
@@ -78,10 +78,6 @@ def variant_of(view: View) -> Variant:
             " played under"
         )
     return variant
-
-
-def _kq(suit: int) -> int:
-    return (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
 
 
 @dataclass
@@ -175,8 +171,7 @@ class Sampler:
         for t, (s, a) in enumerate(view.history):
             if a < NUM_CARDS:
                 info = seats[s]
-                # As the engine: strict when always, once closed, or with the talon gone.
-                strict = rules.strict_always or closed or not (facedown or turnup_lying)
+                strict = rules.strict_phase(closed, facedown + turnup_lying)
                 if trick and strict:
                     info.forbidden |= _revealed_absent(trick, a, trump, rules.must_overtrump)
                 info.deadline.setdefault(a, t)
@@ -205,7 +200,7 @@ class Sampler:
             elif a < MARRY + 4:
                 suit = a - MARRY
                 seats[s].marriages.append((suit, t))
-                for c in iter_mask(_kq(suit)):
+                for c in iter_mask(KQ[suit]):
                     seats[s].deadline.setdefault(c, t)
             elif a == EXCHANGE:
                 shown.append(_Shown("turnup", s, t))
@@ -522,9 +517,9 @@ class Sampler:
         explained = 0
         married_before = 0
         for suit, t in info.marriages:
-            explained |= _kq(suit)
+            explained |= KQ[suit]
             if t < shown.time:
-                married_before |= _kq(suit)
+                married_before |= KQ[suit]
         if y == self._drew_exchanged:
             explained |= 1 << self._exchange_card
         known = mask_of(view.known[y]) & hands_now[y]

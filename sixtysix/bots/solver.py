@@ -31,7 +31,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 
 from sixtysix.core.actions import CLAIM, CLOSE, CONCEDE, EXCHANGE, MARRY
-from sixtysix.core.cards import NUM_CARDS, POINTS, mask_points
+from sixtysix.core.cards import KQ, NUM_CARDS, POINTS, marriage_points, mask_points
 from sixtysix.core.rules import Rules
 from sixtysix.core.state import DealState, Phase
 
@@ -126,7 +126,7 @@ _PLAIN_STRENGTH = (0.5, 1.0, 1.5, 2.0, 4.0, 8.0)
 # The same summed over every pattern of one suit's six cards (a suit is a 6-bit field).
 _TRUMP_SUIT = tuple(sum(v for r, v in enumerate(_TRUMP_STRENGTH) if p >> r & 1) for p in range(64))
 _PLAIN_SUIT = tuple(sum(v for r, v in enumerate(_PLAIN_STRENGTH) if p >> r & 1) for p in range(64))
-_KQ_BITS = 0b001100  # queen and king in a suit's field
+_KQ_BITS = KQ[0]  # the queen and king in a suit's 6-bit field
 
 
 def hand_made_evaluation(state: DealState, seat: int) -> float:
@@ -235,7 +235,7 @@ def features(state: DealState, seat: int) -> list[float]:
             if not pattern:
                 continue
             if marriages and pattern & _KQ_BITS == _KQ_BITS:
-                kq[side] += 40 if suit == trump else 20
+                kq[side] += marriage_points(suit, trump)
             if suit == trump:
                 trump_strength[side] += _TRUMP_SUIT[pattern]
                 trumps[side] += pattern.bit_count()

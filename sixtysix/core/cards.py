@@ -30,12 +30,21 @@ NINES_MASK = sum(1 << (s * 6 + NINE) for s in range(4))
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[c % 6] for c in range(NUM_CARDS))
 #: ``ABOVE[c]``: the cards of c's suit that beat c.
 ABOVE: tuple[int, ...] = tuple(SUIT_MASK[c // 6] & ~((1 << (c + 1)) - 1) for c in range(NUM_CARDS))
+#: ``KQ[s]``: the king and the queen of suit ``s``, the cards of its marriage.
+KQ: tuple[int, ...] = tuple((1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4))
+#: A marriage's points: 20, or 40 in the trump suit.
+MARRIAGE_POINTS, TRUMP_MARRIAGE_POINTS = 20, 40
 CARD_NAMES: tuple[str, ...] = tuple(RANKS[c % 6] + SUITS[c // 6] for c in range(NUM_CARDS))
 
 
 def card_id(rank: int, suit: int) -> int:
     """The integer of the card of ``rank`` (0 = nine .. 5 = ace) in ``suit``."""
     return suit * 6 + rank
+
+
+def marriage_points(suit: int, trump: int) -> int:
+    """The points of a marriage in ``suit`` with ``trump`` the trump suit (-1: none yet)."""
+    return TRUMP_MARRIAGE_POINTS if suit == trump else MARRIAGE_POINTS
 
 
 def suit_of(card: int) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 
 
 class Reason(StrEnum):
@@ -28,6 +28,22 @@ class EndKind(StrEnum):
     FALSE_CLAIM = "false_claim"  # a manual claim below the winning points
     CARDS_OUT = "cards_out"  # the last trick was played and nobody had claimed
     CONCEDED = "conceded"  # the declarer gave the deal up
+
+
+class EndCode(IntEnum):
+    """:class:`EndKind` as small integers: the one encoding of the fast paths' arrays (the
+    vectorised simulator's and the compiled search's), which hold no strings."""
+
+    RUNNING = 0  # the deal is not over
+    REACHED = 1
+    FALSE_CLAIM = 2
+    CARDS_OUT = 3
+    CONCEDED = 4
+
+    @property
+    def kind(self) -> EndKind:
+        """The end kind of this code (not of RUNNING)."""
+        return EndKind[self.name]
 
 
 @dataclass(frozen=True, slots=True)

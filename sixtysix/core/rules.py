@@ -62,6 +62,11 @@ class Rules:
     concede_points: int = 33
     winning_points: int = 66
 
+    def strict_phase(self, closed: bool, talon_left: int) -> bool:
+        """The strict phase (the follower's duties hold): no open phase at all, the talon
+        closed, or no card left in it (the turn-up counted)."""
+        return self.strict_always or closed or talon_left == 0
+
     @property
     def hand_size(self) -> int:
         return sum(self.deal_rounds)

@@ -32,6 +32,7 @@ from sixtysix.core.cards import (
     ACE,
     CARD_NAMES,
     KING,
+    KQ,
     NUM_CARDS,
     POINTS,
     QUEEN,
@@ -41,6 +42,7 @@ from sixtysix.core.cards import (
     card_ids,
     format_cards,
     iter_mask,
+    marriage_points,
 )
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError
@@ -56,8 +58,6 @@ if TYPE_CHECKING:
 
 # What a strict-phase follower must do; the explanation of an illegal card names it.
 ANY, FOLLOW, FOLLOW_HIGHER, TRUMP_ANY, TRUMP_HIGHER = range(5)
-
-_KQ = tuple((1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4))
 
 
 class DealState:
@@ -177,9 +177,7 @@ class DealState:
     @property
     def strict(self) -> bool:
         """True in the strict phase: closed or exhausted talon, or no open phase at all."""
-        return (
-            self.rules.strict_always or self.closed_by >= 0 or (not self.talon and self.turnup < 0)
-        )
+        return self.rules.strict_phase(self.closed_by >= 0, len(self.talon) + (self.turnup >= 0))
 
     def side_has_trick(self, side: int) -> bool:
         sides = self.sides
@@ -284,14 +282,14 @@ class DealState:
                 out.append(CONCEDE)
             return out
         if self.lead_marry >= 0:
-            out = card_ids(hand & _KQ[self.lead_marry])
+            out = card_ids(hand & KQ[self.lead_marry])
             if r.manual_claim:
                 out.append(CLAIM)
             return out
         out = card_ids(hand)
         if self._may_marry():
             for suit in range(4):
-                kq = _KQ[suit]
+                kq = KQ[suit]
                 if hand & kq == kq:
                     out.append(MARRY + suit)
         if self.turnup >= 0:
@@ -399,8 +397,8 @@ class DealState:
     def _marry(self, s: int, suit: int) -> None:
         self.lead_marry = suit
         self.marriages[s].append(suit)
-        self.marriage_points[s] += 40 if suit == self.trump else 20
-        self.known[s] |= _KQ[suit]
+        self.marriage_points[s] += marriage_points(suit, self.trump)
+        self.known[s] |= KQ[suit]
         if not self.rules.manual_claim:
             side = self.sides[s]
             if self.side_has_trick(side) and self.side_points(side) >= self.rules.winning_points:
@@ -537,7 +535,7 @@ class DealState:
                 return "marriages are off (option marriages)"
             if self.strict and not r.marriage_after_close:
                 return "no marriages in the strict phase (option marriage_after_close)"
-            kq = _KQ[suit]
+            kq = KQ[suit]
             return f"does not hold {format_cards(iter_mask(kq))}"
         if a == EXCHANGE:
             if not r.exchange:

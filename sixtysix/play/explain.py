@@ -42,7 +42,7 @@ def pending_marriage(view: View) -> int | None:
 
 def is_strict(view: View) -> bool:
     """The strict phase: no open phase at all, or the talon closed or used up."""
-    return view.rules.strict_always or view.closed_by is not None or view.talon_size == 0
+    return view.rules.strict_phase(view.closed_by is not None, view.talon_size)
 
 
 def why_illegal(view: View, action: int, tr: Translator) -> str:

@@ -17,10 +17,11 @@ from rich.table import Table
 from rich.text import Text
 
 from sixtysix.core.actions import MARRY
-from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card
+from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
+from sixtysix.core.tricks import trick_winner
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.terms import (
@@ -112,7 +113,7 @@ def seat_points(view: View, seat: int) -> tuple[int, int]:
     """(points known to count, marriage points still pending) for a seat: card points, plus
     its marriages once its side (as far as this seat knows) has won a trick."""
     trump = view.trump
-    married = sum(40 if s == trump else 20 for s in view.marriages[seat])
+    married = sum(marriage_points(s, -1 if trump is None else trump) for s in view.marriages[seat])
     sides = sides_known(view)
     if sides is None:
         has_trick = view.tricks[seat] > 0
@@ -127,17 +128,6 @@ def _tricks_played(view: View) -> list[list[tuple[int, int]]]:
     plays = [(s, int(a)) for s, a in view.history if a < NUM_CARDS]
     n = view.seats
     return [plays[i : i + n] for i in range(0, len(plays) - len(plays) % n, n)]
-
-
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    w, best = trick[0]
-    for seat, c in trick[1:]:
-        if c // 6 == best // 6:
-            if c > best:
-                w, best = seat, c
-        elif c // 6 == trump:
-            w, best = seat, c
-    return w
 
 
 def _cards_line(tr: Translator, view: View, plays: Sequence[tuple[int, int]]) -> Text:
@@ -205,7 +195,7 @@ def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
         last = tricks[-1]
         line = Text(tr._("Last trick") + ": ", style="bold")
         line.append_text(_cards_line(tr, view, last))
-        winner = trick_winner(last, view.trump)
+        winner = trick_winner(last, -1 if view.trump is None else view.trump)
         line.append("  → " + seat_name(tr, winner, me), style="italic")
         parts.append(line)
     table_line = Text(tr._("On the table") + ": ", style="bold")

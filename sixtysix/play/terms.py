@@ -17,7 +17,7 @@ from sixtysix.core.actions import (
     TRUMP,
     TRUMP_BELOW,
 )
-from sixtysix.core.cards import ACE, NUM_CARDS, RANKS, SUIT_SYMBOLS, card_id
+from sixtysix.core.cards import ACE, NUM_CARDS, RANKS, SUIT_SYMBOLS, card_id, marriage_points
 from sixtysix.core.outcome import Reason
 from sixtysix.i18n import N_, Translator
 
@@ -107,7 +107,11 @@ def announcement(tr: Translator, seat: int, me: int, action: int, trump: int | N
             if mine
             else tr._("{who} declares the marriage in {suit} ({points})")
         )
-        return text.format(who=who, suit=suit_label(tr, suit), points=40 if suit == trump else 20)
+        return text.format(
+            who=who,
+            suit=suit_label(tr, suit),
+            points=marriage_points(suit, -1 if trump is None else trump),
+        )
     if action == EXCHANGE:
         text = (
             tr._("You exchange the trump card") if mine else tr._("{who} exchanges the trump card")

@@ -19,15 +19,14 @@ How the equality is kept:
 * The engine's legal list in ascending action order (cards 0..23, marriages 24..27, exchange 28,
   close 29, claim 30) is a 31-bit mask here; a random bot's choice ``legal[word % len(legal)]``
   is the ``word % popcount``-th set bit of that mask.
-* Only :class:`~sixtysix.core.rules.Rules` knobs and the options the two-hand scoring reads
-  (``schneider_card_points_only``, ``failed_close``, ``tie``) plus the
-  :class:`~sixtysix.variants.two_hand.TwoHandVariant` class flags are used, never the variant's
-  name. :func:`supports` says when this path applies; callers fall back to ``play_game``
-  otherwise.
+* Only :class:`~sixtysix.core.rules.Rules` knobs (those of the allow-list
+  :data:`~sixtysix.variants.two_hand.FAST_RULES`) and the variant's
+  :class:`~sixtysix.variants.two_hand.TwoHandScoring` are read, never the variant's name.
+  :func:`supports` says when this path applies; callers fall back to ``play_game`` otherwise.
 * A subclass that deals itself has its ``deal`` called per game. A subclass that overrides a
   scoring method (``settle``, ``_scale``, ``_closing_scale``, ``_failed_close``,
-  ``_tie_reason``) has the games that reach it scored by its own code on the rebuilt final
-  state of the deal (or replayed by ``play_game`` if that code reads the move history).
+  ``_tie_reason``) has the games that reach it replayed by ``play_game``, so that its own
+  code scores them on the engine's final state.
 
 numpy is an optional dependency (the ``fast`` extra): importing this module without it raises
 :class:`ImportError`, and callers use the generic path.
@@ -35,23 +34,30 @@ numpy is an optional dependency (the ``fast`` extra): importing this module with
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from sixtysix.bots.compiled import knobs_in_range
 from sixtysix.bots.random_bot import RandomBot
-from sixtysix.core.cards import ABOVE, KING, NUM_CARDS, POINTS, QUEEN, SUIT_MASK, iter_mask
-from sixtysix.core.deal import DealSetup, deal_from_order
-from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
-from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState, Phase
+from sixtysix.core.cards import (
+    ABOVE,
+    KQ,
+    MARRIAGE_POINTS,
+    NUM_CARDS,
+    POINTS,
+    QUEEN,
+    SUIT_MASK,
+    TRUMP_MARRIAGE_POINTS,
+    iter_mask,
+)
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.outcome import EndCode, Outcome, Reason
+from sixtysix.core.rng import Seed, child_keys, keys_bytes
 from sixtysix.core.variant import Variant
 from sixtysix.sim.simulate import BotSpec, GameResult, play_game
-from sixtysix.variants.two_hand import TwoHandVariant, plain_two_hand
+from sixtysix.variants.two_hand import TwoHandVariant, overridden_scoring, plain_two_hand
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -76,8 +82,10 @@ _FIRST_WORDS = 17
 _SEAT_STRIDE = _BLOCK_WORDS
 _GAME_STRIDE = 2 * _BLOCK_WORDS
 
-# End kinds (0: still playing).
-_RUNNING, _REACHED, _FALSE_CLAIM, _CARDS_OUT, _REACHED_BY_CLAIM = 0, 1, 2, 3, 4
+# End kinds: EndCode's, and one more of this path's own for a true claim (REACHED, claimed).
+_RUNNING, _REACHED = int(EndCode.RUNNING), int(EndCode.REACHED)
+_FALSE_CLAIM, _CARDS_OUT = int(EndCode.FALSE_CLAIM), int(EndCode.CARDS_OUT)
+_REACHED_BY_CLAIM = max(EndCode) + 1
 
 _REASONS: tuple[Reason, ...] = (
     Reason.REACHED_66,
@@ -103,7 +111,7 @@ _ABOVE = _card_table(ABOVE)
 _POINTS = _card_table(POINTS)
 #: Indexed by ``lead_marry & 7``: the K and Q of that suit, 0 for -1.
 _KQ = np.zeros(8, dtype=np.int64)
-_KQ[:4] = [(1 << (s * 6 + KING)) | (1 << (s * 6 + QUEEN)) for s in range(4)]
+_KQ[:4] = KQ
 #: A suit mask per trump suit (index 4 unused).
 _TRUMP_MASK = np.array([*SUIT_MASK, 0], dtype=np.int64)
 #: The queen bits; ``hand & hand >> 1 & _QUEENS`` marks suits holding K and Q, and multiplying
@@ -111,6 +119,11 @@ _TRUMP_MASK = np.array([*SUIT_MASK, 0], dtype=np.int64)
 _QUEENS = sum(1 << (s * 6 + QUEEN) for s in range(4))
 _MARRY_MAGIC = (1 << 22) | (1 << 17) | (1 << 12) | (1 << 7)
 _MARRY_BITS = 0b1111 << _MARRY_BIT0
+
+
+def _words(chunks: list[bytes]) -> U64:
+    """Equal-sized chunks of little-endian 64-bit words, one row per chunk."""
+    return np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64).reshape(len(chunks), -1)
 
 
 def _select_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
@@ -153,35 +166,18 @@ def _select_bit(mask: I64, k: I64) -> I64:
 # --------------------------------------------------------------------------- applicability
 
 
-_SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
-
-#: The integer knobs read here and the ranges in which int64 plays them exactly (an
-#: allow-list; the engine, in Python integers, plays anything else). The largest sum formed is
-#: card points (<= 120) + marriages (<= 100) + one last-trick bonus, compared with the goal:
-#: with |value| <= 2**31 it stays below 2**33. The exchange card is a rank of the trump suit.
-EXACT_RANGES: dict[str, tuple[int, int]] = {
-    "last_trick_bonus": (-(2**31), 2**31),
-    "winning_points": (-(2**31), 2**31),
-    "exchange_min_talon": (-(2**31), 2**31),
-    "exchange_rank": (0, 5),
-    "deal_rounds": (0, NUM_CARDS),
-    "turnup_after_round": (0, NUM_CARDS),
-}
-
-
 def supports(variant: Variant, bots: Sequence[BotSpec]) -> bool:
     """True when :func:`simulate_batch` plays exactly the games ``play_game`` would.
 
     That is: a :class:`TwoHandVariant` played by the generic engine (``new_deal`` not
     overridden), with rules this simulator knows (two seats playing alone, a turned-up or shown
-    trump, no trump call, partner call or concession, numbers within :data:`EXACT_RANGES`),
+    trump, no trump call, partner call or concession: the allow-list
+    :data:`~sixtysix.variants.two_hand.FAST_RULES`),
     between two plain random bots (no seed of their own). A variant that deals itself or
     overrides a scoring method is still supported: its ``deal`` is called per game, and the
     games that reach an overridden scoring method are scored by it.
     """
     if not plain_two_hand(variant) or len(bots) != 2:
-        return False
-    if not knobs_in_range(variant.rules, EXACT_RANGES):
         return False
     return all(bot is RandomBot and not params for bot, params in bots)
 
@@ -217,7 +213,7 @@ class _Batch:
     """One batch of games: randomness, deal, vectorised play and scoring."""
 
     def __init__(self, variant: Variant, master: Seed, lo: int, hi: int) -> None:
-        if not plain_two_hand(variant) or not knobs_in_range(variant.rules, EXACT_RANGES):
+        if not plain_two_hand(variant):
             raise ValueError(f"the fast simulator does not play {variant.name!r} with these rules")
         self.variant = variant
         self.rules = variant.rules
@@ -237,8 +233,6 @@ class _Batch:
         self.turnup0: I64 = self.dealer
         self.trump0: I64 = self.dealer
         self.talon: I64 = self.dealer
-        self.order: I64 = self.dealer
-        self.setups: list[DealSetup] = []
         self.out: dict[str, I64] = {}
 
     # ------------------------------------------------------------------ randomness
@@ -263,36 +257,18 @@ class _Batch:
                 [s.words(("deal", "shuffle"), self.shuffle_words) for s in self.seeds],
                 dtype=np.uint64,
             ).reshape(n, self.shuffle_words)
-        shake = hashlib.shake_256
-        # Seed.child(("game", i)).key, its child(("bot", seat)).key and Seed.bytes(path, size),
-        # spelled out for speed.
-        prefix = self.master.key + b"|child/game/"
-        deal_bytes = 0 if self.custom_deal else 8 * self.shuffle_words
-        bot_bytes = 8 * _FIRST_WORDS
-        keys = [shake(prefix + str(i).encode()).digest(32) for i in range(self.lo, self.lo + n)]
-        bot_keys: list[bytes] = []
-        chunks: list[bytes] = []
-        append = chunks.append
-        for key in keys:
-            if deal_bytes:
-                append(shake(key + b"|deal/shuffle").digest(deal_bytes))
-            key0 = shake(key + b"|child/bot/0").digest(32)
-            key1 = shake(key + b"|child/bot/1").digest(32)
-            bot_keys += (key0, key1)
-            append(shake(key0 + b"|bot/0/0").digest(bot_bytes))
-            append(shake(key1 + b"|bot/1/0").digest(bot_bytes))
-        self.bot_keys = bot_keys
-        per_game = self.shuffle_words * (deal_bytes > 0) + 2 * _FIRST_WORDS
-        raw = np.frombuffer(b"".join(chunks), dtype="<u8").astype(np.uint64)
-        raw = raw.reshape(n, per_game)
+        # The keys and bytes of Seed.child and Seed.bytes, hashed in bulk without Seed objects.
+        keys = child_keys(self.master.key, ("game",), range(self.lo, self.lo + n))
+        key0 = keys_bytes(keys, ("child", "bot", 0), 32)
+        key1 = keys_bytes(keys, ("child", "bot", 1), 32)
+        self.bot_keys = [k for pair in zip(key0, key1, strict=True) for k in pair]
         rows = self.words.reshape(n, 2, _BLOCK_WORDS)
-        bot_start = per_game - 2 * _FIRST_WORDS
-        rows[:, 0, :_FIRST_WORDS] = raw[:, bot_start : bot_start + _FIRST_WORDS]
-        rows[:, 1, :_FIRST_WORDS] = raw[:, bot_start + _FIRST_WORDS :]
+        rows[:, 0, :_FIRST_WORDS] = _words(keys_bytes(key0, ("bot", 0, 0), 8 * _FIRST_WORDS))
+        rows[:, 1, :_FIRST_WORDS] = _words(keys_bytes(key1, ("bot", 1, 0), 8 * _FIRST_WORDS))
         if self.custom_deal:
             self.seeds = [self._seed_of(key) for key in keys]
             return None
-        return raw[:, : self.shuffle_words]
+        return _words(keys_bytes(keys, ("deal", "shuffle"), 8 * self.shuffle_words))
 
     def _seed_of(self, key: bytes) -> Seed:
         return Seed.from_key(key, self.master.reproducible)
@@ -300,14 +276,12 @@ class _Batch:
     def _extend_words(self, games: I64) -> None:
         """Make the full 32-word first block of both bots' streams for these batch games."""
         rows = self.words.reshape(self.size, 2, _BLOCK_WORDS)
-        shake = hashlib.shake_256
         for g in games.tolist():
             if self.full_words[g]:
                 continue
             for seat in range(2):
-                key = self.bot_keys[2 * g + seat]
-                data = shake(key + f"|bot/{seat}/0".encode()).digest(8 * _BLOCK_WORDS)
-                rows[g, seat] = np.frombuffer(data, dtype="<u8")
+                seed = self._seed_of(self.bot_keys[2 * g + seat])
+                rows[g, seat] = seed.words(("bot", seat, 0), _BLOCK_WORDS)
             self.full_words[g] = True
 
     # ------------------------------------------------------------------ dealing
@@ -350,7 +324,6 @@ class _Batch:
         self.hands0 = np.where(d1, hand_f, hand_d)
         self.hands1 = np.where(d1, hand_d, hand_f)
         self.talon = np.ascontiguousarray(order[:, pos:])
-        self.order = order
         if turnup_pos >= 0:
             self.turnup0 = order[:, turnup_pos].copy()
             self.trump0 = _SUIT_OF[self.turnup0]
@@ -367,7 +340,6 @@ class _Batch:
         width = max((len(s.talon) for s in setups), default=0)
         if any(len(s.talon) != width for s in setups):
             raise ValueError("the fast simulator needs talons of one size")
-        self.setups = setups
         masks = np.array([s.hand_masks() for s in setups], dtype=np.int64).reshape(-1, 2)
         self.hands0 = masks[:, 0].copy()
         self.hands1 = masks[:, 1].copy()
@@ -424,8 +396,6 @@ class _Batch:
             "close_pts": seats(),
             "close_cpts": seats(),
             "close_tricks": seats(),
-            "won": seats(),  # cards won
-            "mcode": seats(),  # declared marriage suits, base-5 digits (suit + 1), oldest first
             "orig": np.arange(n, dtype=np.int64),
             "trump": trump0,
             "trump_mask": _TRUMP_MASK[trump0],
@@ -452,7 +422,7 @@ class _Batch:
         step = 0
         while True:
             hands, cpts, tricks, mpts = st["hands"], st["cpts"], st["tricks"], st["mpts"]
-            bonus_pts, cnt, won = st["bonus"], st["cnt"], st["won"]
+            bonus_pts, cnt = st["bonus"], st["cnt"]
             orig, trump, turnup, tpos = st["orig"], st["trump"], st["turnup"], st["tpos"]
             to_act, led, closed = st["to_act"], st["led"], st["closed"]
             lead_marry = st["lead_marry"]
@@ -463,6 +433,7 @@ class _Batch:
             hand = np.where(seat1, hands[1], hands[0])
             leading = led < 0
             face_down = tal_len - tpos
+            # Rules.strict_phase, restated on arrays of games.
             strict: Bools
             if r.strict_always:
                 strict = np.ones(m, dtype=np.bool_)
@@ -538,11 +509,8 @@ class _Batch:
             pts = _POINTS[li] + _POINTS[ai]
             won1 = follow & (winner == 1)
             won0 = follow & (winner == 0)
-            trick_cards = card_bit | ((1 << li) & _CARD_BITS)
             cpts[0] += np.where(won0, pts, 0)
             cpts[1] += np.where(won1, pts, 0)
-            won[0] |= np.where(won0, trick_cards, 0)
-            won[1] |= np.where(won1, trick_cards, 0)
             tricks[0] += won0
             tricks[1] += won1
             st["last_winner"] = np.where(follow, winner, st["last_winner"])
@@ -624,8 +592,9 @@ class _Batch:
             seat = to_act[sel]
             suit = act[act < _MARRY_BIT0 + 4] - _MARRY_BIT0
             st["lead_marry"][sel] = suit
-            mpts[seat, sel] += np.where(suit == st["trump"][sel], 40, 20)
-            st["mcode"][seat, sel] = st["mcode"][seat, sel] * 5 + suit + 1
+            mpts[seat, sel] += np.where(
+                suit == st["trump"][sel], TRUMP_MARRIAGE_POINTS, MARRIAGE_POINTS
+            )
             if not manual:
                 done = (tricks[seat, sel] > 0) & (valid(seat, sel) >= goal)
                 st["end_kind"][sel[done]] = _REACHED
@@ -660,9 +629,8 @@ class _Batch:
         n = self.size
         goal = self.rules.winning_points
         manual = self.rules.manual_claim
-        cards_only = bool(v._opt("schneider_card_points_only", False))
-        two_or_three = v._opt("failed_close", "2or3") == "2or3"
-        tie_draw = v._opt("tie", "last_trick_wins") == "draw"
+        sc = v.scoring
+        cards_only, two_or_three, tie_draw = sc.card_points_only, sc.failed_close_2or3, sc.tie_draw
         cpts, tricks, close_tricks = o["cpts"], o["tricks"], o["close_tricks"]
         points = cpts + o["bonus"] + np.where(tricks > 0, o["mpts"], 0)
 
@@ -670,7 +638,7 @@ class _Batch:
             return np.where(pts >= 33, 1, np.where(trk > 0, 2, 3))
 
         scale = schneider(cpts if cards_only else points, tricks)  # (2, n), by loser
-        if v.close_scale_at_close:
+        if sc.scale_at_close:
             close_src = o["close_cpts"] if cards_only else o["close_pts"]
             close_scale = schneider(close_src, close_tricks)
         else:
@@ -700,7 +668,7 @@ class _Batch:
         value = np.where(
             by_closer,
             failed[other, ar],
-            np.where(v.false_claim_three_without_trick & (tricks[other, ar] == 0), 3, 2),
+            np.where(sc.false_claim_three & (tricks[other, ar] == 0), 3, 2),
         )
         gp[other[false_claim], ar[false_claim]] = value[false_claim]
         reason[false_claim] = _R_FALSE_CLAIM
@@ -728,7 +696,7 @@ class _Batch:
             gp[:, sel] = top[:, sel]
             reason[sel] = _R_PLAYED_OUT
             sel = open_out & ~anyone
-            if v.played_out_last_trick:
+            if sc.played_out_last_trick:
                 gp[lw[sel], ar[sel]] = 1
                 reason[sel] = _R_LAST_TRICK
             else:
@@ -758,13 +726,12 @@ class _Batch:
 
         # A subclass that overrides a scoring method: score the games that reach it by the
         # variant's own code, on the deal's final state.
-        cls = type(v)
-        mine = {m for m in _SCORING_METHODS if getattr(cls, m) is not getattr(TwoHandVariant, m)}
+        mine = overridden_scoring(v)
         if mine:
             calls_closing = (reached & by_closer) | closed_made
             calls = {
                 "settle": np.ones(n, dtype=np.bool_),
-                "_scale": (reached & (closer < 0)) | (calls_closing & (not v.close_scale_at_close)),
+                "_scale": (reached & (closer < 0)) | (calls_closing & (not sc.scale_at_close)),
                 "_closing_scale": calls_closing,
                 "_failed_close": reached_failed | (false_claim & by_closer) | closed_failed,
                 "_tie_reason": open_out & (not manual),
@@ -777,102 +744,7 @@ class _Batch:
         return results
 
     def _outcome_of(self, g: int) -> Outcome:
-        """Game ``g`` scored by the variant's own ``settle`` on its rebuilt final state.
-
-        The state holds everything a finished two-hand deal holds except the move history and
-        the ``known`` cards; a scoring method that reads those makes the game be replayed.
-        """
-        o = self.out
-        seat_vals = {
-            name: [int(x) for x in o[name][:, g]]
-            for name in (
-                "hands",
-                "cpts",
-                "tricks",
-                "mpts",
-                "bonus",
-                "won",
-                "mcode",
-                "close_pts",
-                "close_cpts",
-                "close_tricks",
-            )
-        }
-        one = {
-            name: int(o[name][g])
-            for name in (
-                "trump",
-                "turnup",
-                "tpos",
-                "to_act",
-                "lead_marry",
-                "closed",
-                "last_winner",
-                "end_kind",
-                "end_seat",
-            )
-        }
-        state = DealState.__new__(DealState)
-        state.variant = self.variant
-        state.rules = self.rules
-        state.setup = self._setup_of(g)
-        state.n = 2
-        state.dealer = int(self.dealer[g])
-        state.forehand = 1 - state.dealer
-        state.hands = seat_vals["hands"]
-        state.talon = [int(c) for c in self.talon[g, one["tpos"] :]]
-        state.turnup = one["turnup"]
-        state.trump = one["trump"]
-        state.closed_by = one["closed"]
-        if state.closed_by >= 0:
-            state.close_points = tuple(seat_vals["close_pts"])
-            state.close_card_points = tuple(seat_vals["close_cpts"])
-            state.close_tricks = tuple(seat_vals["close_tricks"])
-        else:
-            state.close_points = state.close_card_points = state.close_tricks = ()
-        state.trick = []
-        state.lead_marry = one["lead_marry"]
-        state.won = seat_vals["won"]
-        state.card_points = seat_vals["cpts"]
-        state.tricks = seat_vals["tricks"]
-        state.marriages = [_decode_marriages(code) for code in seat_vals["mcode"]]
-        state.marriage_points = seat_vals["mpts"]
-        state.bonus = seat_vals["bonus"]
-        state.sides = [0, 1]
-        state.declarer = state.called_ace = state.partner = state.from_below = -1
-        state.solo = state.revealed = False
-        state.last_winner = one["last_winner"]
-        state.played = 2 * sum(state.tricks)
-        state.phase = Phase.OVER
-        state.leader = one["to_act"]
-        state.to_act = -1
-        state._legal = []
-        kind, seat = one["end_kind"], one["end_seat"]
-        end_kind = {
-            _REACHED: EndKind.REACHED,
-            _REACHED_BY_CLAIM: EndKind.REACHED,
-            _FALSE_CLAIM: EndKind.FALSE_CLAIM,
-            _CARDS_OUT: EndKind.CARDS_OUT,
-        }[kind]
-        state.end = DealEnd(end_kind, seat, seat, kind == _REACHED_BY_CLAIM)
-        try:
-            state.outcome = self.variant.settle(state, state.end)
-        except AttributeError:
-            # It read what is not rebuilt (history, known): replay the game itself.
-            bots: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
-            return play_game(self.variant, bots, self.master, self.lo + g).outcome
-        return state.outcome
-
-    def _setup_of(self, g: int) -> DealSetup:
-        if self.setups:
-            return self.setups[g]
-        order = [int(c) for c in self.order[g]]
-        return deal_from_order(self.rules, order, int(self.dealer[g]))
-
-
-def _decode_marriages(code: int) -> list[int]:
-    suits: list[int] = []
-    while code:
-        code, digit = divmod(code, 5)
-        suits.append(digit - 1)
-    return suits[::-1]
+        """Game ``g`` scored by the variant's own code: replayed by the engine, whose final
+        state is the one its scoring methods are written for (history and all)."""
+        bots: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
+        return play_game(self.variant, bots, self.master, self.lo + g).outcome

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from sixtysix.bots.base import Bot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
-from sixtysix.testing import bot_checks, variant_checks
+from sixtysix.testing import bot_checks, fast_checks, variant_checks
 from sixtysix.testing.play import ConformanceError
 
 Config = Mapping[str, object]
@@ -134,6 +134,19 @@ class ConformanceKit:
             if i == 0:
                 per_config.append(
                     ("simulation", lambda v, s: variant_checks.check_simulation(v, s, 8 * n))
+                )
+            # The fast paths, wherever one takes this configuration's games.
+            configured = self._configured(config)
+            if fast_checks.fast_simulation_applies(configured):
+                per_config.append(
+                    ("fast_simulation", lambda v, s: fast_checks.check_fast_simulation(v, s, 4 * n))
+                )
+            if fast_checks.compiled_search_applies(configured):
+                per_config.append(
+                    (
+                        "compiled_play",
+                        lambda v, s: fast_checks.check_compiled_play(v, s, max(2, n // 2)),
+                    )
                 )
             for check_name, func in per_config:
                 out.append(Check(f"{check_name}[{label}]", self._bind(func, config, seed)))

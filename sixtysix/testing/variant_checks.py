@@ -473,20 +473,14 @@ def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> Non
 def check_simulation(variant: Variant, seed: Seed, games: int = 64) -> None:
     """The simulator's paths agree game by game, and its totals add up."""
     from sixtysix.bots.random_bot import RandomBot
-    from sixtysix.sim.simulate import fast_path, iter_chunks, simulate
+    from sixtysix.sim.simulate import iter_chunks, simulate
+    from sixtysix.testing.fast_checks import check_fast_simulation
 
     bots: list[tuple[type[Bot], dict[str, str]]] = [(RandomBot, {}) for _ in range(variant.seats)]
     generic = [
         r for chunk in iter_chunks(variant, bots, seed, 0, games, use_fast=False) for r in chunk
     ]
-    if fast_path(variant, bots) is not None:
-        fast = [r for chunk in iter_chunks(variant, bots, seed, 0, games) for r in chunk]
-        for g, f in zip(generic, fast, strict=True):
-            if g != f:
-                raise fail(
-                    f"{describe(variant)}: simulated game {g.index} differs between the generic"
-                    f" engine ({g.outcome}) and the vectorised fast path ({f.outcome})"
-                )
+    check_fast_simulation(variant, seed, games)
     summary = simulate(variant, bots, games, seed, use_fast=False)
     if summary.games != games or sum(summary.reasons.values()) != games:
         raise fail(f"{describe(variant)}: the simulation summary does not count {games} games")

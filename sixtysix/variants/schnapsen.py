@@ -12,7 +12,7 @@ from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
-from sixtysix.variants.two_hand import TwoHandVariant
+from sixtysix.variants.two_hand import TwoHandScoring, TwoHandVariant
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,18 @@ class Schnapsen(TwoHandVariant):
     options_class = SchnapsenOptions
     # RULES.md defines no preset for Schnapsen (``portal`` and ``classic`` are 66's).
     presets: ClassVar[dict[str, dict[str, object]]] = {}
-    # Not options in Schnapsen: a failed close gives 2, or 3 if the opponent had no trick at
-    # the close; a deal nobody won with 66 goes to the last trick's winner.
-    fixed_rules: ClassVar[dict[str, object]] = {"failed_close": "2or3", "tie": "last_trick_wins"}
-    close_scale_at_close = True
-    false_claim_three_without_trick = True
-    played_out_last_trick = True
+
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        """Not options in Schnapsen: a failed close gives 2, or 3 if the opponent had no trick
+        at the close; a deal nobody won with 66 goes to the last trick's winner."""
+        return TwoHandScoring(
+            card_points_only=bool(getattr(options, "schneider_card_points_only", False)),
+            scale_at_close=True,
+            failed_close_2or3=True,
+            false_claim_three=True,
+            played_out_last_trick=True,
+            tie_draw=False,
+        )
 
     def make_rules(self, options: Options) -> Rules:
         assert isinstance(options, SchnapsenOptions)

@@ -1,63 +1,81 @@
 """Scoring shared by the two-player talon games (66 and Schnapsen).
 
-The two games settle a deal the same way except for a few switches, which subclasses set as
-class attributes: where a winning closer's scale is read (final points or the moment of
-closing), what a false claim costs, and who takes a deal nobody won with 66.
+The two games settle a deal the same way except for a few switches, held in one frozen
+:class:`TwoHandScoring` that each variant builds from its options (:meth:`make_scoring`):
+where a winning closer's scale is read (final points or the moment of closing), what a failed
+close and a false claim cost, and who takes a deal nobody won with 66. The engine's
+:meth:`~TwoHandVariant.settle`, the vectorised simulator and the compiled search all read it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import ClassVar
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_scale
-from sixtysix.core.rules import Sides
+from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 
 
+@dataclass(frozen=True, slots=True)
+class TwoHandScoring:
+    """How a two-hand game settles a deal, beyond the :class:`Rules` knobs."""
+
+    #: The 1/2/3 scale counts the loser's card points only (marriages and bonus left out).
+    card_points_only: bool = False
+    #: A winning closer scores from the opponent's position when the talon was closed.
+    scale_at_close: bool = False
+    #: A failed close gives 3, not 2, when the opponent had no trick at the close.
+    failed_close_2or3: bool = True
+    #: A false claim gives 3 instead of 2 when the claimer's opponent has no trick.
+    false_claim_three: bool = False
+    #: Manual claims, cards out, nobody at 66: the last trick's winner takes 1 point.
+    played_out_last_trick: bool = False
+    #: Automatic claims, cards out, nobody at 66: a draw (else the last trick's winner takes 1).
+    tie_draw: bool = False
+
+
 class TwoHandVariant(Variant):
     seats = 2
-    #: A winning closer scores from the opponent's position when the talon was closed.
-    close_scale_at_close: ClassVar[bool] = False
-    #: A false claim gives 3 instead of 2 when the claimer's opponent has no trick.
-    false_claim_three_without_trick: ClassVar[bool] = False
-    #: Manual claims, cards out, nobody at 66: the last trick's winner takes 1 point.
-    played_out_last_trick: ClassVar[bool] = False
 
-    #: Rules a variant fixes instead of offering as options (e.g. Schnapsen's failed close is
-    #: always "2 or 3"); read by :meth:`_opt` when the options have no such field.
-    fixed_rules: ClassVar[Mapping[str, object]] = {}
+    def __init__(self, options: Options | None = None) -> None:
+        super().__init__(options)
+        self.scoring: TwoHandScoring = self.make_scoring(self.options)
 
-    def _opt(self, name: str, default: object) -> object:
-        """An option's value, else the variant's fixed rule, else the generic default."""
-        return getattr(self.options, name, self.fixed_rules.get(name, default))
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        """The scoring switches of ``options``: those of the family's options where they
+        exist (``schneider_card_points_only``, ``failed_close``, ``tie``), else the defaults."""
+        return TwoHandScoring(
+            card_points_only=bool(getattr(options, "schneider_card_points_only", False)),
+            failed_close_2or3=getattr(options, "failed_close", "2or3") == "2or3",
+            tie_draw=getattr(options, "tie", "last_trick_wins") == "draw",
+        )
 
     def _scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
-        if self._opt("schneider_card_points_only", False):
+        if self.scoring.card_points_only:
             return schneider_scale(state.card_points[loser], state.tricks[loser])
         return schneider_scale(points[loser], state.tricks[loser])
 
     def _closing_scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
-        if not self.close_scale_at_close:
+        if not self.scoring.scale_at_close:
             return self._scale(state, loser, points)
-        source = (
-            state.close_card_points
-            if self._opt("schneider_card_points_only", False)
-            else state.close_points
-        )
+        source = state.close_card_points if self.scoring.card_points_only else state.close_points
         return schneider_scale(source[loser], state.close_tricks[loser])
 
     def _failed_close(self, state: DealState, opponent: int) -> int:
         """What the closer's opponent scores when the close fails."""
-        if self._opt("failed_close", "2or3") == "2or3" and state.close_tricks[opponent] == 0:
+        if self.scoring.failed_close_2or3 and state.close_tricks[opponent] == 0:
             return 3
         return 2
 
     def _tie_reason(self, state: DealState, gp: list[int]) -> Reason:
         """Cards out, automatic claims, nobody at 66 (65-65 with the default bonus)."""
-        if self._opt("tie", "last_trick_wins") == "draw":
+        if self.scoring.tie_draw:
             return Reason.DRAW
         gp[state.last_winner] = 1
         return Reason.LAST_TRICK
@@ -83,7 +101,7 @@ class TwoHandVariant(Variant):
             opponent = 1 - end.seat
             if closer == end.seat:
                 gp[opponent] = self._failed_close(state, opponent)
-            elif self.false_claim_three_without_trick and state.tricks[opponent] == 0:
+            elif self.scoring.false_claim_three and state.tricks[opponent] == 0:
                 gp[opponent] = 3
             else:
                 gp[opponent] = 2
@@ -104,7 +122,7 @@ class TwoHandVariant(Variant):
                         if points[s] == best:
                             gp[s] = 1
                     reason = Reason.PLAYED_OUT
-                elif self.played_out_last_trick:
+                elif self.scoring.played_out_last_trick:
                     gp[state.last_winner] = 1
                     reason = Reason.LAST_TRICK
                 else:
@@ -116,24 +134,105 @@ class TwoHandVariant(Variant):
         return Outcome(reason, tuple(gp), points, tuple(state.tricks))
 
 
-def plain_two_hand(variant: Variant) -> bool:
+#: The methods that score a two-hand deal; a subclass that overrides one of them scores
+#: differently from the fast paths' copy of :meth:`TwoHandVariant.settle`.
+SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
+
+
+def overridden_scoring(variant: Variant) -> frozenset[str]:
+    """The :data:`SCORING_METHODS` that ``variant``'s class overrides."""
+    cls = type(variant)
+    return frozenset(
+        m for m in SCORING_METHODS if getattr(cls, m) is not getattr(TwoHandVariant, m)
+    )
+
+
+#: Which values of one :class:`Rules` knob a fast path implements.
+Allowed = Callable[[Any], bool]
+
+
+def _one_of(*values: object) -> Allowed:
+    return lambda v: v in values
+
+
+def _int_in(lo: int, hi: int) -> Allowed:
+    return lambda v: isinstance(v, int) and lo <= v <= hi
+
+
+def _ints_in(lo: int, hi: int) -> Allowed:
+    return lambda v: isinstance(v, tuple) and all(isinstance(x, int) and lo <= x <= hi for x in v)
+
+
+def _optional(allowed: Allowed) -> Allowed:
+    return lambda v: v is None or allowed(v)
+
+
+def _anything(_: object) -> bool:
+    return True
+
+
+_FLAG = _one_of(False, True)
+#: Sums of points stay exact in int64: card points (<= 120) + marriages (<= 100) + a bonus.
+_INT32 = _int_in(-(2**31), 2**31)
+
+#: Every :class:`Rules` field, with the values the dedicated copies of the two-player rules
+#: (the vectorised simulator, the compiled search) implement: an allow-list. A field missing
+#: here, or a value outside its set, sends the game to the generic engine
+#: (:func:`plain_two_hand`); ``tests/variants/test_two_hand_fast_rules.py`` fails when a new
+#: field has not been entered.
+FAST_RULES: Mapping[str, Allowed] = {
+    "seats": _one_of(2),
+    "deck": lambda v: isinstance(v, int) and v >> NUM_CARDS == 0,
+    "deal_rounds": _ints_in(0, NUM_CARDS),
+    "turnup_after_round": _optional(_int_in(0, NUM_CARDS)),
+    "trump_from_dealer_last": _FLAG,
+    "trump_call": _one_of(False),
+    "call_after": _anything,  # read only with trump_call
+    "trump_below": _one_of(False),
+    "partner_call": _one_of(False),
+    "sides": _one_of(Sides.SEATS),
+    "strict_always": _FLAG,
+    "marriages": _FLAG,
+    "marriage_after_close": _FLAG,
+    "exchange": _FLAG,
+    "exchange_rank": _int_in(0, 5),  # a rank of the trump suit
+    "exchange_min_talon": _INT32,  # only compared
+    "exchange_needs_trick": _FLAG,
+    "exchange_anytime": _one_of(False),
+    "closing": _FLAG,
+    "close_needs_trick": _FLAG,
+    "manual_claim": _FLAG,
+    "last_trick_bonus": _INT32,
+    "must_overtrump": _FLAG,  # two cards a trick: a follower never meets a trump to overtop
+    "concession": _one_of(False),
+    "concede_points": _anything,  # read only with concession
+    "winning_points": _INT32,  # only compared
+}
+
+#: The compiled search's narrower sets: its transposition key packs each seat's last-trick
+#: bonus into 8 bits.
+COMPILED_RULES: Mapping[str, Allowed] = {**FAST_RULES, "last_trick_bonus": _int_in(0, 255)}
+
+
+def fast_rules(rules: Rules, allowed: Mapping[str, Allowed] = FAST_RULES) -> bool:
+    """Whether every field of ``rules`` is in ``allowed`` with an allowed value, and trump is
+    turned up after a round that is dealt, or shown from the dealer's last card."""
+    for field in dataclasses.fields(rules):
+        test = allowed.get(field.name)
+        if test is None or not test(getattr(rules, field.name)):
+            return False
+    turnup = rules.turnup_after_round
+    if turnup is None:
+        return bool(rules.trump_from_dealer_last)
+    return turnup < len(rules.deal_rounds)
+
+
+def plain_two_hand(variant: Variant, allowed: Mapping[str, Allowed] = FAST_RULES) -> bool:
     """Whether ``variant`` is a two-hand game that the dedicated copies of the two-player
     rules (the vectorised simulator, the compiled search) can play: a
-    :class:`TwoHandVariant` on the generic engine (``new_deal`` not overridden), two seats
-    playing alone, a turned-up or shown trump, no trump call, partner call or concession, the
-    exchange on lead only (not ``exchange_anytime``), and a deck within the 24 cards.
+    :class:`TwoHandVariant` on the generic engine (``new_deal`` not overridden) whose rules
+    pass :func:`fast_rules` with ``allowed``.
     """
     if not isinstance(variant, TwoHandVariant) or type(variant).new_deal is not Variant.new_deal:
         return False
-    r = variant.rules
-    return (
-        r.seats == 2
-        and r.sides == Sides.SEATS
-        and not r.trump_call
-        and not r.trump_below
-        and not r.partner_call
-        and not r.concession
-        and not r.exchange_anytime
-        and (r.turnup_after_round is not None or r.trump_from_dealer_last)
-        and r.deck >> NUM_CARDS == 0
-    )
+    return fast_rules(variant.rules, allowed)

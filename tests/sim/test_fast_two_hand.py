@@ -29,7 +29,7 @@ from sixtysix.sim import fast_two_hand
 from sixtysix.sim.simulate import BotSpec, GameResult, iter_chunks, play_game
 from sixtysix.variants.schnapsen import Schnapsen, SchnapsenOptions
 from sixtysix.variants.sixtysix import SixtySix, SixtySixOptions
-from sixtysix.variants.two_hand import TwoHandVariant
+from sixtysix.variants.two_hand import TwoHandScoring, TwoHandVariant
 
 BOTS: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
 
@@ -178,17 +178,25 @@ def test_seed_subclass_uses_its_methods() -> None:
 
 
 class SchnapsenFlags66(SixtySix):
-    """66 with Schnapsen's scoring switches: the fast path reads the class flags."""
+    """66 with Schnapsen's scoring switches: the fast path reads the variant's scoring."""
 
-    close_scale_at_close = True
-    false_claim_three_without_trick = True
-    played_out_last_trick = True
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        return dataclasses.replace(
+            super().make_scoring(options),
+            scale_at_close=True,
+            false_claim_three=True,
+            played_out_last_trick=True,
+        )
 
 
 class Plain66Schnapsen(Schnapsen):
-    close_scale_at_close = False
-    false_claim_three_without_trick = False
-    played_out_last_trick = False
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        return dataclasses.replace(
+            super().make_scoring(options),
+            scale_at_close=False,
+            false_claim_three=False,
+            played_out_last_trick=False,
+        )
 
 
 class LowGoal66(SixtySix):

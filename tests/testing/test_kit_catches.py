@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -276,3 +276,27 @@ def test_bot_without_seeded_randomness_is_caught() -> None:
     variant = SixtySix()
     with pytest.raises(ConformanceError, match="same seed gave different choices"):
         check_bot_reproducible(_MoodyBot, variant, Seed(3), deals=3)
+
+
+def test_a_vectorised_simulator_that_disagrees_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = pytest.importorskip("sixtysix.sim.fast_two_hand")
+    monkeypatch.setattr(fast, "MARRIAGE_POINTS", 21)
+    with pytest.raises(ConformanceError, match="vectorised fast path"):
+        run(House, "fast_simulation")
+
+
+def test_compiled_rules_that_disagree_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sixtysix.bots import compiled
+
+    if not compiled.available():
+        pytest.skip("needs numba")
+    real = compiled.knobs
+
+    def wrong_goal(variant: Any) -> Any:
+        k = real(variant)
+        k[compiled.K_GOAL] -= 6
+        return k
+
+    monkeypatch.setattr(compiled, "knobs", wrong_goal)
+    with pytest.raises(ConformanceError, match="compiled"):
+        run(House, "compiled_play")
