@@ -29,7 +29,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.actions import ACTION_NAMES, MARRY
-from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.cards import NUM_CARDS, marriage_points
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
 from sixtysix.core.records import DealRecord, Record
@@ -328,7 +328,7 @@ class Session:
         headline = ""
         last = state.history[-1][1] if state.history else -1
         if MARRY <= last < MARRY + 4 and outcome.game_points[state.history[-1][0]]:
-            points = 40 if last - MARRY == state.trump else 20
+            points = marriage_points(last - MARRY, state.trump)
             headline = self.tr._('"{points} more is enough!" 66 with the marriage: {who}.')
             headline = headline.format(
                 points=points, who=seat_name(self.tr, state.history[-1][0], self.me)
