@@ -5,29 +5,29 @@ bot per deal. Every variant, move by move."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
 from sixtysix.bots.base import Bot, parse_bot_spec
-from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.player import bot_seed
-from sixtysix.protocol.referee import ExternalPlayer, SeatPlayer
+from sixtysix.protocol.referee import ExternalPlayer, InProcessPlayer, SeatPlayer
 from tests.protocol.loop import play_match
 
 VARIANTS = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
 BOTS = ("random", "heuristic", "expert:samples=3,crowd=3,nodes=20000")
 
 
-class SeededBot:
+class SeededBot(InProcessPlayer):
     """An in-process bot in the shape of a seat: made afresh for each deal from
     ``bot_seed(Seed(seed), match, deal)``, as ``sixtysix player BOT --seed N`` makes it."""
 
     def __init__(self, cls: type[Bot], params: Mapping[str, str], seed: int) -> None:
+        super().__init__(self._bot_choose)
         self.cls, self.params, self.seed = cls, params, Seed(seed)
         self.matches = 0
         self.seat = 0
@@ -40,21 +40,9 @@ class SeededBot:
     def new_deal(self, number: int, dealer: int) -> None:
         self.bot = self.cls(self.seat, bot_seed(self.seed, self.matches, number), self.params)
 
-    def event(self, seat: int, action: int) -> None:
-        pass
-
-    def choose(self, view: View) -> int:
+    def _bot_choose(self, view: View) -> int:
         assert self.bot is not None
         return self.bot.choose(view)
-
-    def deal_over(self, number: int, outcome: Outcome, hands: Sequence[Iterable[int]]) -> None:
-        pass
-
-    def match_over(self, totals: Sequence[int], winners: Sequence[int]) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def games(variant: Variant, seats: Sequence[SeatPlayer], matches: int) -> list[list[object]]:
