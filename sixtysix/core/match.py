@@ -7,10 +7,10 @@ with a faults list, a player that answers anything else, or raises, forfeits the
 fault rule, :mod:`sixtysix.core.faults`) and the match goes on.
 
 Drivers differ only in what they watch, and say so through :class:`Seats` (a seat's direct
-pick, the end-of-deal notice) and :func:`play_deal`'s hooks (``before`` each decision, the
-time of each answer): ``simulate``, ``duel``, ``tournament`` and ``play_match`` all run
-:func:`play_deal`, and ``play``'s session takes its computer players' turns through
-:func:`take_turn`, the one statement of the turn's guard and check.
+pick, the end-of-deal notice) and :func:`play_deal`'s hook for the time of each answer:
+``simulate``, ``duel``, ``tournament`` and ``play_match`` all run :func:`play_deal`, and
+``play``'s session takes its computer players' turns through :func:`take_turn`, the one
+statement of the turn's guard and check.
 """
 
 from __future__ import annotations
@@ -35,8 +35,6 @@ Player = Callable[[View], int]
 #: A seat's choice made straight from the engine's legal actions, with no view built: for a
 #: player whose choice depends on nothing else (the random bot), the same games, faster.
 Pick = Callable[[list[int]], int]
-#: Called before each decision with the true state and the seat to act (a yardstick's hook).
-Before = Callable[[DealState, int], None]
 #: Called after each answer with the seat and the seconds its player took (not the engine's).
 Timing = Callable[[int, float], None]
 
@@ -89,14 +87,13 @@ def play_deal(
     players: Seats | Sequence[Player],
     faults: list[Fault] | None = None,
     *,
-    before: Before | None = None,
     timing: Timing | None = None,
 ) -> Outcome:
     """Play a deal to its end, asking each seat's player with that seat's view.
 
     With a ``faults`` list, a player's fault forfeits the deal and is appended there (the
     referee's way); without one, whatever a player raises propagates (a test's way).
-    ``before`` and ``timing``: see :data:`Before` and :data:`Timing`.
+    ``timing``: see :data:`Timing`.
     """
     seats = players if isinstance(players, Seats) else Seats(players)
     choose = seats.players
@@ -108,8 +105,6 @@ def play_deal(
         if pick is not None:
             state.apply_legal(pick(legal_actions()))
             continue
-        if before is not None:
-            before(state, seat)
         if faults is None:
             state.apply_legal(_answer(state, choose[seat], seat, timing))
             continue
