@@ -25,3 +25,19 @@ def test_the_core_imports_nothing_above_it() -> None:
         above = {n for n in _imports(path) if n.startswith("sixtysix.")}
         above = {n for n in above if not n.startswith("sixtysix.core")}
         assert not above, f"{path.name} imports {sorted(above)}"
+
+
+def _calls(path: Path) -> set[str]:
+    """The names ``path`` calls or imports (``get_registry()``, ``x.get_registry()``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Name | ast.alias):
+            names.add(node.id if isinstance(node, ast.Name) else node.name)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names
+
+
+def test_no_bot_reaches_for_the_plugin_registry() -> None:
+    for path in sorted((PACKAGE / "bots").glob("*.py")):
+        assert "get_registry" not in _calls(path), f"{path.name} uses get_registry"

@@ -85,6 +85,7 @@ from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN, mask
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
+from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import TimeStats, wilson_interval
 from sixtysix.variants.schnapsen import Schnapsen
 
@@ -390,7 +391,7 @@ def play_deal(
         _told.install()
     engine = SchnapsenGamePlayEngine()
     variant = peer_variant()
-    _, cls, params = resolve_player(spec)
+    _, cls, params = resolve_player(spec, get_registry())
     master = random.Random(f"{seed}/{deal}")
     shuffle_seed = master.getrandbits(64)
     games = []
@@ -410,10 +411,10 @@ def play_deal(
 def choose_bot(spec: str | None) -> str:
     """The bot to measure: ``spec``, else ``expert``, else ``heuristic`` (saying why)."""
     if spec:
-        resolve_player(spec)  # a clear error now rather than in a worker
+        resolve_player(spec, get_registry())  # a clear error now rather than in a worker
         return spec
     try:
-        resolve_player("expert")
+        resolve_player("expert", get_registry())
     except Exception:
         print(
             "note: the 'expert' bot is not installed yet; measuring 'heuristic' instead",

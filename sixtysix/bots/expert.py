@@ -130,8 +130,9 @@ BLEND_SHARE = 0.5
 #: a close valued by them needs ``close_confidence``.
 FACE_UP_METHODS = ("search", OPEN_BLEND)
 
-#: The registered bot that plays the imagined deals out.
-ROLLOUT_POLICY = "heuristic"
+#: The bot that plays the imagined deals out (the built-in ``heuristic`` rule player); None:
+#: the generic search plays them out instead.
+ROLLOUT_PLAYER: type[Bot] | None = HeuristicBot
 
 #: The rule player whose move the margin keeps, per deck size (two players): the heuristic
 #: with weights fitted by play (``benchmarks/tools/tune_heuristic.py``) where they made the
@@ -187,12 +188,9 @@ def rule_players(weights: Weights, seats: int) -> list[Bot]:
 
 
 def rollout_policy(seats: int) -> Policy | None:
-    """One rollout player per seat (the registered ``heuristic`` bot), or None if missing."""
-    from sixtysix.plugins.manager import get_registry
-
-    try:
-        cls = get_registry().bot(ROLLOUT_POLICY)
-    except UnknownBotError:
+    """One :data:`ROLLOUT_PLAYER` per seat, or None if there is none."""
+    cls = ROLLOUT_PLAYER
+    if cls is None:
         return None
     return [cls(seat, Seed(0), {}) for seat in range(seats)]
 

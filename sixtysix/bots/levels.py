@@ -1,7 +1,7 @@
 """Difficulty levels for people: ``easy``, ``medium``, ``hard``, ``expert``.
 
 A level is a bot *name* and its parameters (the budget included), resolved through the plugin
-registry when it is used, never imported directly: the search players come from their own
+registry the caller hands in, never imported directly: the search players come from their own
 plugin modules, and a level works as soon as its bot is installed. Each level is meant to be
 measurably stronger than the one below; ``benchmarks/strength/strength.py`` measures exactly
 that with duels, and the figures live in ``docs/benchmarks.md``.
@@ -19,7 +19,7 @@ from types import MappingProxyType
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
-from sixtysix.plugins.manager import Registry, get_registry
+from sixtysix.plugins.manager import Registry
 
 #: The prefix that marks a level where a bot spec is expected.
 LEVEL_PREFIX = "@"
@@ -43,19 +43,19 @@ class Level:
             return self.bot
         return self.bot + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
 
-    def bot_class(self, registry: Registry | None = None) -> type[Bot]:
-        reg = registry if registry is not None else get_registry()
-        if self.bot.lower() not in reg.bots:
+    def bot_class(self, registry: Registry) -> type[Bot]:
+        """This level's bot class among ``registry``'s bots (the caller's registry)."""
+        if self.bot.lower() not in registry.bots:
             raise UnknownBotError(
                 f"level {self.name!r} is played by the bot {self.bot!r}, which is not installed"
             )
-        return reg.bot(self.bot)
+        return registry.bot(self.bot)
 
     def make(
         self,
         seat: int,
         seed: Seed,
-        registry: Registry | None = None,
+        registry: Registry,
         extra: Mapping[str, str] | None = None,
     ) -> Bot:
         """This level's bot for ``seat``; ``extra`` parameters override the level's."""
@@ -107,22 +107,20 @@ def level(name: str) -> Level:
     return found
 
 
-def resolve_player(
-    spec: str, registry: Registry | None = None
-) -> tuple[str, type[Bot], dict[str, str]]:
+def resolve_player(spec: str, registry: Registry) -> tuple[str, type[Bot], dict[str, str]]:
     """A bot spec (``expert:samples=64``) or a level (``@hard``, ``@hard:seed=3``) as
-    ``(label, bot class, parameters)``; unknown names and parameters raise one-line errors."""
-    reg = registry if registry is not None else get_registry()
+    ``(label, bot class, parameters)`` among the caller's ``registry``; unknown names and
+    parameters raise one-line errors."""
     text = spec.strip()
     if text.startswith(LEVEL_PREFIX):
         name, extra = parse_bot_spec(text[len(LEVEL_PREFIX) :])
         lvl = level(LEVEL_PREFIX + name)
         params = {**lvl.params, **extra}
-        cls = lvl.bot_class(reg)
+        cls = lvl.bot_class(registry)
         label = LEVEL_PREFIX + lvl.name + ("" if not extra else ":" + _params(extra))
     else:
         name, params = parse_bot_spec(text)
-        cls = reg.bot(name)
+        cls = registry.bot(name)
         label = name + ("" if not params else ":" + _params(params))
     cls(0, Seed(0), params)  # unknown or bad parameters fail here, before any play
     return label, cls, params

@@ -35,49 +35,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import permutations
 from math import factorial
 
+from sixtysix.bots.draws import below, partitions, shuffle
+from sixtysix.bots.duties import revealed_absent
+from sixtysix.bots.views import InconsistentViewError, variant_of
 from sixtysix.core.actions import CLOSE, EXCHANGE, MARRY, PARTNER, TRUMP_BELOW
-from sixtysix.core.cards import ABOVE, ACE, KQ, NUM_CARDS, SUIT_MASK, iter_mask, mask_of
+from sixtysix.core.cards import ACE, KQ, NUM_CARDS, SUIT_MASK, iter_mask, mask_of
 from sixtysix.core.deal import DealSetup
-from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
-from sixtysix.core.tricks import trick_facts, trick_winner
+from sixtysix.core.tricks import trick_winner
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
+__all__ = ["NEVER", "InconsistentViewError", "Sampler", "sample_deals", "variant_of"]
+
 #: "Not needed before the end of the deal": the deadline of a card kept in hand.
 NEVER = 1 << 30
-
-
-class InconsistentViewError(SixtySixError):
-    """A view that no deal of its variant could produce (a hand-made or corrupted view)."""
-
-
-@lru_cache(maxsize=32)
-def _variant_from(name: str, options: tuple[tuple[str, bool | int | str], ...]) -> Variant:
-    from sixtysix.plugins.manager import get_registry
-
-    cls = get_registry().variant(name)
-    return cls(cls.options_class.build(dict(options)))
-
-
-def variant_of(view: View) -> Variant:
-    """The variant a view belongs to, with its options, found among the installed plugins.
-
-    A view names its variant and carries its option values (the rules are public), so a bot
-    can rebuild the game it is playing without being handed anything else.
-    """
-    variant = _variant_from(view.variant, view.options)
-    if variant.rules != view.rules:
-        raise InconsistentViewError(
-            f"the installed variant {view.variant!r} does not make the rules this view was"
-            " played under"
-        )
-    return variant
 
 
 @dataclass
@@ -173,7 +149,7 @@ class Sampler:
                 info = seats[s]
                 strict = rules.strict_phase(closed, facedown + turnup_lying)
                 if trick and strict:
-                    info.forbidden |= _revealed_absent(trick, a, trump, rules.must_overtrump)
+                    info.forbidden |= revealed_absent(trick, a, trump, rules.must_overtrump)
                 info.deadline.setdefault(a, t)
                 info.played |= 1 << a
                 trick.append((s, a))
@@ -396,7 +372,7 @@ class Sampler:
         """
         placed = self._draw_layout(stream)
         talon = placed.pop(-1, [])
-        _shuffle(talon, stream)
+        shuffle(talon, stream)
         return self._build(placed, talon, stream, check)
 
     def layouts(self) -> Iterator[DealState]:
@@ -423,7 +399,7 @@ class Sampler:
         for g in range(len(self._groups)):
             options = list(self._options(g, caps, flags))
             weights = [ways * self._count(g + 1, rest, fl) for _, ways, rest, fl in options]
-            pick = _below(stream, sum(weights))
+            pick = below(stream, sum(weights))
             chosen = len(options) - 1
             for i, w in enumerate(weights):
                 if pick < w:
@@ -432,7 +408,7 @@ class Sampler:
                 pick -= w
             split, _, rest, fl = options[chosen]
             cards = list(self._groups[g][0])
-            _shuffle(cards, stream)
+            shuffle(cards, stream)
             allowed = self._groups[g][1]
             pos = 0
             for loc, k in zip(allowed, split, strict=True):
@@ -452,7 +428,7 @@ class Sampler:
         for split, _, rest, fl in self._options(g, caps, flags):
             if not self._count(g + 1, rest, fl):
                 continue
-            for chosen in _partitions(cards, split):
+            for chosen in partitions(cards, split):
                 for tail in self._all_layouts(g + 1, rest, fl):
                     for loc, part in zip(allowed, chosen, strict=True):
                         tail[self._locations[loc][0]].extend(part)
@@ -489,7 +465,7 @@ class Sampler:
                 else:
                     first, later = [], list(iter_mask(hands_now[s]))
                 if stream is not None:
-                    _shuffle(later, stream)
+                    shuffle(later, stream)
                 setup_hands.append(tuple(first + later))
             setup = DealSetup(view.dealer, tuple(setup_hands), None, tuple(talon_rest))
         else:
@@ -590,60 +566,6 @@ class Sampler:
         return DealSetup(
             view.dealer, tuple(setup_hands), original_turnup, tuple(talon + talon_rest)
         )
-
-
-# ---------------------------------------------------------------------- helpers
-
-
-def _revealed_absent(
-    trick: Sequence[tuple[int, int]], card: int, trump: int, must_overtrump: bool
-) -> int:
-    """Cards a strict-phase follower cannot have held, given that ``card`` was legal."""
-    led_suit, trumped, high_led, high_trump = trick_facts(trick, trump)
-    if card // 6 == led_suit:
-        if trumped or ABOVE[high_led] >> card & 1:
-            return 0
-        return ABOVE[high_led]  # followed low: nothing of the suit above the trick's best
-    absent = SUIT_MASK[led_suit]  # did not follow: void in the suit led
-    if trump >= 0:
-        if card // 6 == trump:
-            if must_overtrump and high_trump >= 0 and not ABOVE[high_trump] >> card & 1:
-                absent |= ABOVE[high_trump]  # trumped low: no higher trump
-        else:
-            absent |= SUIT_MASK[trump]  # neither followed nor trumped: no trump either
-    return absent
-
-
-def _below(stream: Stream, n: int) -> int:
-    """A number in ``range(n)`` for any ``n`` (layout counts exceed 64 bits)."""
-    if n <= 0:
-        raise InconsistentViewError("nothing to choose from")
-    if n < 1 << 32:
-        return stream.below(n)
-    value = 0
-    bits = 0
-    while bits < n.bit_length() + 64:
-        value = (value << 64) | stream.next_word()
-        bits += 64
-    return value % n
-
-
-def _shuffle(items: list[int], stream: Stream) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = stream.below(i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
-def _partitions(cards: Sequence[int], split: Sequence[int]) -> Iterator[list[list[int]]]:
-    """Every way to cut ``cards`` into parts of the sizes in ``split`` (as sets)."""
-    if not split:
-        if not cards:
-            yield []
-        return
-    for chosen in combinations(cards, split[0]):
-        rest = [c for c in cards if c not in chosen]
-        for tail in _partitions(rest, split[1:]):
-            yield [list(chosen), *tail]
 
 
 def sample_deals(view: View, stream: Stream, count: int) -> list[DealState]:

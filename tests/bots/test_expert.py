@@ -415,12 +415,12 @@ def test_rollouts_are_reproducible_and_keep_the_time_cap() -> None:
 def test_without_the_rollout_player_the_expert_searches(monkeypatch: pytest.MonkeyPatch) -> None:
     import sixtysix.bots.expert as expert
 
-    monkeypatch.setattr(expert, "ROLLOUT_POLICY", "no-such-bot")
+    monkeypatch.setattr(expert, "ROLLOUT_PLAYER", None)
     view = opening("sixtysix")
     bot = ExpertBot(view.seat, Seed(0), {"samples": "2", "nodes": "300", "open": "search"})
     assert bot.choose(view) in view.legal_actions
     assert bot.last is not None and bot.last.method == "search"
-    # Open rollouts use the built-in rule player, whatever the registry holds.
+    # Open rollouts use the built-in rule player all the same.
     out = ExpertBot(view.seat, Seed(0), {"playouts": "2", "open": "rollouts"})
     assert out.choose(view) in view.legal_actions
     assert out.last is not None and out.last.method == "rollouts" and out.last.deals == 2

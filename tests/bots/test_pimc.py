@@ -14,7 +14,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import sixtysix.plugins.manager as manager
-from sixtysix.bots import sampling
+from sixtysix.bots import views
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.pimc import Budget, PimcBot, SearchEstimate, estimate
@@ -272,9 +272,9 @@ def house_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[Registry]:
     registry = build_registry(extra=(plugin,))
     assert "house-schnapsen" in registry.variants
     monkeypatch.setattr(manager, "_cached", registry)
-    sampling._variant_from.cache_clear()
+    views._variant_from.cache_clear()
     yield registry
-    sampling._variant_from.cache_clear()
+    views._variant_from.cache_clear()
 
 
 def test_a_third_party_variant_is_played_through_the_view_alone(house_registry: Registry) -> None:

@@ -406,3 +406,22 @@ def test_an_impossible_view_is_refused_with_a_clear_error() -> None:
     known = frozenset([*view.hand[:1], *cards_of(state.hands[1])])
     with pytest.raises(InconsistentViewError, match="more cards than it has"):
         Sampler(dataclasses.replace(view, known=(frozenset(), known)), variant)
+
+
+def test_the_variant_is_found_without_the_plugin_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sixtysix.plugins.manager as manager
+    from sixtysix.bots import views
+
+    def refuse() -> None:
+        raise AssertionError("a bot asked the plugin registry")
+
+    monkeypatch.setattr(manager, "get_registry", refuse)
+    views._variant_from.cache_clear()
+    state = SixtySix().new_deal(SixtySix().deal(Seed(2), ("r",), 0))
+    assert type(variant_of(state.view(0))) is SixtySix
+
+
+def test_a_view_of_no_loaded_variant_is_refused() -> None:
+    view = SixtySix().new_deal(SixtySix().deal(Seed(2), ("u",), 0)).view(0)
+    with pytest.raises(InconsistentViewError, match="no loaded variant is called 'nothing'"):
+        variant_of(dataclasses.replace(view, variant="nothing"))
