@@ -335,7 +335,7 @@ def _apply(s: Any, k: Any, a: int) -> int:
 
 @jit
 def _evaluate(s: Any, k: Any, w: Any, me: int) -> float:
-    """The fitted linear evaluation of the generic search (``solver._linear``), restated
+    """The fitted linear evaluation of the generic search (``search_evaluation._linear``), restated
     because numba cannot call it; ``tests/bots/test_compiled.py`` keeps the two equal."""
     trump = s[TRUMP]
     marriages = k[K_MARRIAGES] and (k[K_MARRY_AFTER_CLOSE] or not _strict(s, k))
