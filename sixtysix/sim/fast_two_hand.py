@@ -40,11 +40,11 @@ from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.fast_two_hand_batch import _Batch
-from sixtysix.sim.fast_two_hand_tables import DEFAULT_BATCH
+from sixtysix.sim.fast_two_hand_tables import DEFAULT_BATCH, I64, U64, Bools
 from sixtysix.sim.simulate import BotSpec, GameResult
 from sixtysix.variants.two_hand import plain_two_hand
 
-__all__ = ["DEFAULT_BATCH", "iter_games", "simulate_batch", "supports"]
+__all__ = ["DEFAULT_BATCH", "I64", "U64", "Bools", "iter_games", "simulate_batch", "supports"]
 
 
 # --------------------------------------------------------------------------- applicability
