@@ -1,12 +1,13 @@
-"""Fit the search's leaf evaluation (``sixtysix.bots.solver.WEIGHTS``) by least squares.
+"""Fit the search's leaf evaluation (``sixtysix.bots.search_evaluation.WEIGHTS``) by least
+squares.
 
 The search players stop looking ahead where a deal is too large to solve and value the
-position with a linear function of :func:`sixtysix.bots.solver.features`. This script plays
-``--deals`` deals of the ``heuristic`` bot against itself (with a little noise, for variety),
-takes every position at the start of a trick, from every seat's side, and fits the weights
-that best predict the deal's final value (game points of the seat's side minus the other's).
-It prints the weights to paste into ``solver.py`` and the fit on held-out positions (R²),
-next to the hand-made evaluation's.
+position with a linear function of :func:`sixtysix.bots.search_evaluation.features`. This
+script plays ``--deals`` deals of the ``heuristic`` bot against itself (with a little noise,
+for variety), takes every position at the start of a trick, from every seat's side, and fits
+the weights that best predict the deal's final value (game points of the seat's side minus the
+other's). It prints the weights to paste into ``search_evaluation.py`` and the fit on held-out
+positions (R²), next to the hand-made evaluation's.
 
     python benchmarks/tools/fit_evaluation.py sixtysix --deals 20000
     python benchmarks/tools/fit_evaluation.py schnapsen --deals 20000

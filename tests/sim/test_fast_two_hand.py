@@ -25,7 +25,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.rules import Rules
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
-from sixtysix.sim import fast_two_hand
+from sixtysix.sim import fast_two_hand, fast_two_hand_batch, fast_two_hand_deal
 from sixtysix.sim.simulate import BotSpec, GameResult, iter_chunks, play_game
 from sixtysix.variants.schnapsen import Schnapsen, SchnapsenOptions
 from sixtysix.variants.sixtysix import SixtySix, SixtySixOptions
@@ -159,7 +159,8 @@ def test_batch_size_does_not_change_games() -> None:
 
 def test_long_bot_streams(monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat needing more words than made up front gets the rest of its 32-word block."""
-    monkeypatch.setattr(fast_two_hand, "_FIRST_WORDS", 2)
+    for module in (fast_two_hand_deal, fast_two_hand_batch):  # where the block size is read
+        monkeypatch.setattr(module, "_FIRST_WORDS", 2)
     assert_same(SixtySix.configure("classic"), seed=3, start=0, stop=600)
     assert_same(Schnapsen(), seed=3, start=0, stop=600)
 

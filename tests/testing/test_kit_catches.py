@@ -279,7 +279,7 @@ def test_bot_without_seeded_randomness_is_caught() -> None:
 
 
 def test_a_vectorised_simulator_that_disagrees_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = pytest.importorskip("sixtysix.sim.fast_two_hand")
+    fast = pytest.importorskip("sixtysix.sim.fast_two_hand_batch")  # where the play reads it
     monkeypatch.setattr(fast, "MARRIAGE_POINTS", 21)
     with pytest.raises(ConformanceError, match="vectorised fast path"):
         run(House, "fast_simulation")
