@@ -39,7 +39,6 @@ def beats(card: int, best: int, trump: int) -> bool:
 _SUIT_CARDS: tuple[int, ...] = tuple(
     sum(SUIT_MASK[s] for s in range(4) if suits >> s & 1) for suits in range(16)
 )
-#: Per suit, its king and queen.
 #: Seats other than ``me`` at a table of ``n``, by ``(n, me)`` (made once each).
 _OTHERS: dict[tuple[int, int], frozenset[int]] = {}
 #: See :func:`_chance_of_any` (keyed by its arguments packed into one integer).
