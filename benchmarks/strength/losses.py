@@ -24,14 +24,14 @@ from collections.abc import Iterable
 
 from _duels import duel_parser, play_all, resolved
 
-from sixtysix.sim.duel import A, B, DealResult, GameResult
+from sixtysix.sim.duel import A, B, DealResult, DuelGame
 
 #: A lost game's row: the deal's end, who closed ("bot", "opponent" or "nobody") and the
 #: cards left in the talon at the close (0 without one).
 Row = tuple[str, str, int]
 
 
-def closer(game: GameResult) -> str:
+def closer(game: DuelGame) -> str:
     """Who closed the talon in ``game``: the measured bot, its opponent, or nobody."""
     if game.closed_by < 0:
         return "nobody"

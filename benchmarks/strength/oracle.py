@@ -29,7 +29,8 @@ from sixtysix.core.actions import ACTIONS
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
 from sixtysix.plugins.manager import build_registry
-from sixtysix.sim.duel import deal_path, wilson_interval
+from sixtysix.sim.duel import deal_path
+from sixtysix.sim.stats import wilson
 
 
 def main() -> None:
@@ -76,7 +77,7 @@ def main() -> None:
                 won += 1
             else:
                 lost_by[str(outcome.reason)] += 1
-    ci = wilson_interval(won, games)
+    ci = wilson(won, games)
     print(
         f"{variant.name}: the oracle against {args.opponent} won {won} of {games} games,"
         f" {won / games:.1%} ({ci.low:.1%}-{ci.high:.1%}), {time.perf_counter() - start:.0f} s"

@@ -66,7 +66,7 @@ def margin_above_zero(s: DuelSummary) -> tuple[bool, str]:
     rate = win_rate_at_least(0.0)(s)[1]
     return (
         m.low is not None and m.low > 0,
-        f"{rate}, margin {m.estimate:+.3f} gp/deal ({low:+.3f} to {high:+.3f})",
+        f"{rate}, margin {m.value:+.3f} gp/deal ({low:+.3f} to {high:+.3f})",
     )
 
 
@@ -75,7 +75,7 @@ def win_rate_at_least(target: float) -> Callable[[DuelSummary], tuple[bool, str]
         r = s.win_rate[0]
         low = 100 * (r.low or 0.0)
         high = 100 * (r.high or 0.0)
-        return r.estimate >= target, f"won {100 * r.estimate:.1f}% ({low:.1f}-{high:.1f})"
+        return r.value >= target, f"won {100 * r.value:.1f}% ({low:.1f}-{high:.1f})"
 
     return judge
 

@@ -86,7 +86,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import TimeStats, wilson_interval
+from sixtysix.sim.stats import TimeStats, wilson
 from sixtysix.variants.schnapsen import Schnapsen
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -465,7 +465,7 @@ def summarize(
     games: Sequence[Game], spec: str, args: argparse.Namespace, seconds: float, interrupted: bool
 ) -> dict[str, Any]:
     won = sum(g.won for g in games)
-    rate = wilson_interval(won, len(games))
+    rate = wilson(won, len(games))
     ours_points = sum(g.game_points for g in games if g.won)
     their_points = sum(g.game_points for g in games if not g.won)
     n = max(len(games), 1)
@@ -480,7 +480,7 @@ def summarize(
         "won": won,
         "win_rate": rate.as_json(),
         "target": TARGET,
-        "target_met": rate.estimate >= TARGET and len(games) >= 1000,
+        "target_met": rate.value >= TARGET and len(games) >= 1000,
         "game_points_per_game": {"ours": ours_points / n, "theirs": their_points / n},
         "time_per_move": {
             "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),

@@ -60,7 +60,7 @@ def play(
     )
     margin = summary.margin
     se = (margin.high - margin.low) / (2 * 1.959964)
-    return margin.estimate, se, summary.win_rate[0].estimate
+    return margin.value, se, summary.win_rate[0].value
 
 
 def candidates(weights: Weights, name: str, step: float) -> list[Weights]:

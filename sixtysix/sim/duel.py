@@ -45,10 +45,6 @@ from sixtysix.sim.stats import Estimate, TimeStats, mean_of, wilson
 
 A, B = 0, 1
 CONFIDENCE = 0.95
-#: The duel's name for an estimate with its interval (one class for every driver).
-Interval = Estimate
-#: The duel's name for the Wilson interval of :mod:`sixtysix.sim.stats`.
-wilson_interval = wilson
 
 
 @dataclass(frozen=True)
@@ -99,10 +95,6 @@ class DuelGame:
         """Game points of ``who`` in this game: the mean over the seats it held."""
         gp = [g for g, w in zip(self.outcome.game_points, self.seating, strict=True) if w == who]
         return sum(gp) / len(gp)
-
-
-#: The older name of :class:`DuelGame` (kept for the benchmarks that import it).
-GameResult = DuelGame
 
 
 @dataclass(frozen=True)

@@ -42,11 +42,6 @@ class Estimate:
     low: float | None
     high: float | None
 
-    @property
-    def estimate(self) -> float:
-        """The value, by the name the duel's interval used (kept for its callers)."""
-        return self.value
-
     def as_json(self, digits: int = 4, key: str = "value") -> dict[str, float | None]:
         """``{key: value, "low": ..., "high": ...}`` rounded (the duel names it ``estimate``)."""
 

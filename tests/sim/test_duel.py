@@ -75,7 +75,7 @@ def test_same_bot_on_both_sides_is_an_even_duel() -> None:
     """A deterministic bot against itself: seat-swapping makes A and B exactly even."""
     summary = duel(SixtySix(), HEURISTIC, Contestant("again", HeuristicBot), 30, Seed(2))
     assert summary.wins == summary.losses
-    assert summary.margin.estimate == 0.0
+    assert summary.margin.value == 0.0
 
 
 @pytest.mark.parametrize("variant", [Schnapsen(), SixtySix3()], ids=lambda v: v.name)
@@ -114,7 +114,7 @@ def test_summary_counts_games_and_deals() -> None:
     s = duel(SixtySix4(), HEURISTIC, RANDOM, 5, Seed(9))
     assert (s.deals, s.games) == (5, 40)
     assert s.wins + s.draws + s.losses == 40
-    assert s.win_rate[0].estimate == s.wins / 40
+    assert s.win_rate[0].value == s.wins / 40
     assert s.times[0].moves > 0 and s.times[1].moves > 0
     assert 0 <= s.times[0].median <= s.times[0].p95
     data = s.as_json()
