@@ -93,6 +93,18 @@ def rules_summary(v: Variant, tr: Translator) -> Text:
     return text
 
 
+def rules_command(v: Variant, lang: str) -> str:
+    """The ``sixtysix rules`` command line that shows ``v``'s rules with its options."""
+    import shlex
+
+    words = ["sixtysix", "rules", v.name]
+    for name, value in v.options.diff().items():
+        words += ["-o", f"{name}={_fmt(value)}"]
+    if lang != "en":
+        words += ["--lang", lang]
+    return shlex.join(words)
+
+
 def _fmt(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

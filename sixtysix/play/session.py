@@ -18,10 +18,8 @@ from __future__ import annotations
 import shlex
 import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -52,35 +50,11 @@ from sixtysix.play.render import (
     render_outcome,
     render_view,
 )
+from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import action_text, announcement, card_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
-
-
-class InputSource(Protocol):
-    def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
-        """The next line the person types at ``view``.
-
-        With a ``tick``, call it while waiting (a few times a second); when it returns True
-        the move's time is up: stop waiting and return None. Raise :class:`EOFError` at the
-        end of input and let :class:`KeyboardInterrupt` through.
-        """
-        ...
-
-
-class Screen(Protocol):
-    def show(self, renderable: RenderableType) -> None: ...
-
-    def say(self, text: str, style: str | None = None) -> None: ...
-
-    def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
-        """Show the seconds left for this move; ``first_warning`` once, at the last 10 s."""
-        ...
-
-    def thinking(self, seat: int) -> AbstractContextManager[object]:
-        """Held while the computer player at ``seat`` chooses: the screen says who is
-        thinking, so it never looks frozen."""
-        ...
+from sixtysix.play.undo import last_action, take_back
 
 
 class Ending(Enum):
@@ -424,10 +398,7 @@ class Session:
             if self.setup.rated:
                 self.screen.say(tr._("No take-backs in rated games."), "red")
                 return _AGAIN
-            if self._undo(state):
-                return None
-            self.screen.say(tr._("Nothing to undo in this deal."), "red")
-            return _AGAIN
+            return None if self._undo(state) else _AGAIN
         if kind is Kind.RULES:
             self._rules()
             return _AGAIN
@@ -455,19 +426,11 @@ class Session:
 
     def _rules(self) -> None:
         """The variant's rules summary, as ``sixtysix rules`` prints it, and where the rest is."""
-        from sixtysix.cli.rules_cmd import rules_summary
+        from sixtysix.cli.rules_cmd import rules_command, rules_summary
 
         self.screen.show(rules_summary(self.variant, self.tr))
-        words = ["sixtysix", "rules", self.variant.name]
-        for name, value in self.variant.options.diff().items():
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
-            words += ["-o", f"{name}={shown}"]
-        if self.tr.lang != "en":
-            words += ["--lang", self.tr.lang]
-        self.screen.say(
-            self.tr._("Full rules and options: {command}").format(command=shlex.join(words)),
-            "dim",
-        )
+        command = rules_command(self.variant, self.tr.lang)
+        self.screen.say(self.tr._("Full rules and options: {command}").format(command=command))
 
     def _leaving_warning(self) -> str:
         tr = self.tr
@@ -481,20 +444,31 @@ class Session:
         )
 
     def _undo(self, state: DealState) -> bool:
-        """Take back the person's last action in this deal (and the bots' replies)."""
-        mine = [i for i, (s, _) in enumerate(state.history) if s == self.me]
-        if not mine:
+        """Take back the person's last action in this deal (and the bots' replies), on a deal
+        whose unseen cards are dealt afresh (:mod:`.undo`), so that nothing is peeked at."""
+        tr = self.tr
+        cut = last_action(state, self.me)
+        if cut is None:
+            self.screen.say(tr._("Nothing to undo in this deal."), "red")
             return False
-        keep = state.history[: mine[-1]]
-        fresh = self.variant.new_deal(state.setup)
-        for _, a in keep:
-            fresh.apply_legal(a)
+        number = len(self.record.deals) - 1
+        count = self._undos.get(number, 0)
+        self._undos[number] = count + 1
+        # Seeded games stay reproducible: a branch of the game's seed, apart from the deals'.
+        stream = self.setup.seed.child(("undo", number, count)).stream(("take-back",))
+        fresh = take_back(state, self.me, stream)
+        if fresh is None:
+            self.screen.say(
+                tr._("That move cannot be taken back without giving away cards you have not seen."),
+                "red",
+            )
+            return False
         self.state = fresh
         self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
         self._save()
-        undone = state.history[mine[-1]][1]
+        undone = state.history[cut][1]
         self.screen.say(
-            self.tr._("Taken back: {action}.").format(action=action_text(self.tr, undone)), "cyan"
+            tr._("Taken back: {action}.").format(action=action_text(tr, undone)), "cyan"
         )
         return True
 
