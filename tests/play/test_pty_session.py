@@ -5,6 +5,7 @@ in the language the game was played in."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,38 @@ def test_a_session_in_a_pseudo_terminal(lang: str, tmp_path: Path) -> None:
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+SLOW_PLAYER = """
+import time
+from sixtysix.protocol.player import run_player
+
+def choose(view):
+    time.sleep(60)
+    return view.legal_actions[0]
+
+raise SystemExit(run_player(choose, name="slow"))
+"""
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_ctrl_c_while_a_computer_player_thinks(lang: str, tmp_path: Path) -> None:
+    w = WORDS[lang]
+    player = tmp_path / "slow.py"
+    player.write_text(SLOW_PLAYER)
+    save = tmp_path / "slow.json"
+    args = ["play", "66", "--vs", f"exec:{sys.executable} {player}", "--seed", "3"]
+    args += ["--move-timeout", "120", "--save", str(save), "--lang", lang]
+    child = spawn(args, tmp_path)
+    try:
+        child.expect_exact(w["prompt"])
+        child.sendline("1")
+        child.expect_exact(w["thinking"])
+        child.sendintr()
+        child.expect_exact(w["saved"])
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    assert json.loads(save.read_text())["deals"][0]["actions"][0]["seat"] == 0
