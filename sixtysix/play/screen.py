@@ -31,6 +31,11 @@ class Screen(Protocol):
 
     def say(self, text: str, style: str | None = None) -> None: ...
 
+    def command(self, text: str) -> None:
+        """A shell command for the person to copy: on a line of its own, never wrapped or
+        cut at the screen's width (the terminal may fold it; pasted, it is whole)."""
+        ...
+
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         """Show the seconds left for this move; ``first_warning`` once, at the last 10 s."""
         ...

@@ -586,12 +586,8 @@ class Session:
         if finished or self.setup.rated:
             self.screen.say(tr._("The game record is in {path}.").format(path=path), "dim")
         else:
-            self.screen.say(
-                tr._("Game saved. Continue it with: sixtysix play --resume {path}").format(
-                    path=path
-                ),
-                "bold",
-            )
+            self.screen.say(tr._("Game saved. Continue it with:"), "bold")
+            self.screen.command("sixtysix play --resume " + path)
 
 
 _AGAIN = object()

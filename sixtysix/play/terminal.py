@@ -37,6 +37,9 @@ class ConsoleScreen:
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
 
+    def command(self, text: str) -> None:
+        self.console.print(text, style="bold", soft_wrap=True, highlight=False, markup=False)
+
     def thinking(self, seat: int) -> AbstractContextManager[object]:
         """A spinner naming the seat while a computer player chooses (on a terminal only:
         written to a file or a pipe, it would be noise between the lines of the game)."""

@@ -50,6 +50,10 @@ class RecordingScreen:
         self.said.append(text)
         self.console.print(text, markup=False, highlight=False)
 
+    def command(self, text: str) -> None:
+        self.said.append(text)
+        self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         self.countdowns.append((seconds, warning, first_warning))
 

@@ -3,14 +3,20 @@ printed resume command that works for any path."""
 
 from __future__ import annotations
 
+import io
 import json
 import shlex
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from rich.console import Console
 
+from sixtysix.cli import cli
 from sixtysix.core.errors import RecordError
+from sixtysix.i18n import Translator
 from sixtysix.play.autosave import SessionSettings, session_path
+from sixtysix.play.terminal import ConsoleScreen
 from tests.play.test_cli_play import run
 
 
@@ -100,3 +106,22 @@ def test_a_broken_session_setting_is_refused(change: dict[str, object]) -> None:
 def test_settings_round_trip() -> None:
     settings = SessionSettings(1, ("random", ""), "random", False, "tr", 3.0, 4.5)
     assert SessionSettings.from_json(settings.as_json(), "x") == settings
+
+
+def test_at_45_columns_the_resume_command_is_one_line_that_pastes_whole(tmp_path: Path) -> None:
+    folder = tmp_path / "a folder with a long name and spaces"
+    folder.mkdir()
+    save = folder / "my sixty-six game of today.json"
+    env = {"COLUMNS": "45", "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None}
+    args = ["play", "66", "--vs", "random", "--seed", "1", "--lang", "en", "--save", str(save)]
+    result = CliRunner().invoke(cli, args, input="quit\ny\n", env=env)
+    assert result.exit_code == 0, result.output
+    [line] = [ln for ln in result.output.splitlines() if ln.startswith("sixtysix play --resume")]
+    assert shlex.split(line) == ["sixtysix", "play", "--resume", str(save)]
+
+
+def test_the_terminal_never_wraps_a_command() -> None:
+    out = io.StringIO()
+    screen = ConsoleScreen(Console(file=out, width=20, force_terminal=True), Translator("en"))
+    screen.command("sixtysix play --resume '/tmp/a b/c d.json'")
+    assert "sixtysix play --resume '/tmp/a b/c d.json'" in out.getvalue()
