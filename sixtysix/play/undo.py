@@ -16,6 +16,10 @@ card an opponent answered with. So :func:`take_back` rebuilds the deal on a *new
   in the strict phase, the hidden partner's pooled points, the outcome...). Rejection sampling,
   with a bounded number of tries.
 
+An opponent's public card does not keep its true place: the person saw the card, not where it
+came from, and keeping the place would tell it (an opponent who leads the card he has just
+drawn would otherwise show, after the take-back, which card lies on top of the talon).
+
 Nothing in the construction reads the true card of a place the person has not seen, so the
 new deal depends only on what the person has seen (and on the randomness): a take-back shows
 nothing new. When no arrangement is found in the bound, the take-back is refused, unless the
