@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
@@ -112,6 +113,11 @@ def play(
     from sixtysix.play.terminal import ConsoleScreen, TerminalInput
 
     tr = translator(lang)
+    ctx = click.get_current_context()
+    given = {
+        name: ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+        for name in ("start_timeout", "move_timeout")
+    }
     reg = registry()
     resumed = None
     path: Path | None = None
@@ -138,6 +144,14 @@ def play(
         v = resumed.replay.variant
         master = Seed(resumed.seed)
         settings = resumed.settings
+        if settings is not None:
+            # What the person chose comes back, unless given again now.
+            if lang is None and settings.lang is not None:
+                tr = translator(settings.lang)
+            if not given["start_timeout"] and settings.start_timeout is not None:
+                start_timeout = settings.start_timeout
+            if not given["move_timeout"] and settings.move_timeout is not None:
+                move_timeout = settings.move_timeout
         if settings is not None and (
             type(settings.seat) is not int or not 0 <= settings.seat < v.seats
         ):
@@ -203,7 +217,12 @@ def play(
     )
     if path is None:  # claimed now: a file of this game alone
         path = default_save_path(data_dir() / "games", v.name)
-    autosave = AutoSave(path, SessionSettings(seat, tuple(specs), level, rated))
+    autosave = AutoSave(
+        path,
+        SessionSettings(
+            seat, tuple(specs), level, rated, tr.lang, float(start_timeout), float(move_timeout)
+        ),
+    )
     screen = ConsoleScreen(Console(), tr)
     session = Session(
         setup,

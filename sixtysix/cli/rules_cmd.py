@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from sixtysix.cli.common import option_assignments, registry, reports_errors
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.options import parse_assignments
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from sixtysix.core.variant import Variant
+    from sixtysix.i18n import Translator
 
 
 @click.command(cls=LocalizedCommand)
@@ -52,12 +59,7 @@ def rules(
 
     tr = translator(lang)
     console = Console()
-    aliases = (
-        tr._(" (aliases: {names})").format(names=", ".join(cls.aliases)) if cls.aliases else ""
-    )
-    players = tr._("{n} players").format(n=cls.seats)
-    console.print(f"[bold]{cls.name}[/bold]{aliases} — {players}")
-    console.print(tr.text(str(data["summary"])), highlight=False)
+    console.print(rules_summary(v, tr), highlight=False)
     table = Table(title=tr._("Options (-o name=value)"), show_lines=False)
     for col in (tr._("option"), tr._("values"), tr._("default"), tr._("value"), tr._("meaning")):
         table.add_column(col)
@@ -76,6 +78,31 @@ def rules(
         for name, values in cls.presets.items():
             shown = ", ".join(f"{k}={_fmt(x)}" for k, x in values.items()) or tr._("all defaults")
             console.print(f"  {name}: {shown}", highlight=False)
+
+
+def rules_summary(v: Variant, tr: Translator) -> Text:
+    """The name, aliases, players and rules summary of ``v``, as ``sixtysix rules`` prints
+    them first (and ``rules`` inside ``sixtysix play`` shows them)."""
+    from rich.text import Text
+
+    aliases = tr._(" (aliases: {names})").format(names=", ".join(v.aliases)) if v.aliases else ""
+    players = tr._("{n} players").format(n=v.seats)
+    text = Text(v.name, style="bold")
+    text.append(f"{aliases} — {players}\n")
+    text.append(tr.text(" ".join(v.summary().split())))
+    return text
+
+
+def rules_command(v: Variant, lang: str) -> str:
+    """The ``sixtysix rules`` command line that shows ``v``'s rules with its options."""
+    import shlex
+
+    words = ["sixtysix", "rules", v.name]
+    for name, value in v.options.diff().items():
+        words += ["-o", f"{name}={_fmt(value)}"]
+    if lang != "en":
+        words += ["--lang", lang]
+    return shlex.join(words)
 
 
 def _fmt(value: object) -> str:

@@ -2,14 +2,15 @@
 
 The save file is an ordinary ``sixtysix-record/1`` record (RECORDS.md), so ``sixtysix replay``
 and ``sixtysix analyse`` read it as it is. What the record format does not hold, how the game
-was set up (the person's seat, the opponents, rated or not), goes beside it into
-``NAME.session.json``, so ``--resume NAME`` restores the same table; the record stays exactly
-the public format.
+was set up (the person's seat, the opponents, rated or not, the language, the external players'
+deadlines), goes beside it into ``NAME.session.json``, so ``--resume NAME`` restores the same
+table; the record stays exactly the public format.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +20,7 @@ from sixtysix.core.errors import RecordError
 from sixtysix.core.files import FileTargetError, write_text_atomic
 from sixtysix.core.records import Record
 from sixtysix.core.replay import Replay, replay
+from sixtysix.i18n import LANGUAGES
 from sixtysix.plugins.manager import Registry
 
 SESSION_FORMAT = "sixtysix-session/1"
@@ -33,6 +35,11 @@ class SessionSettings:
     opponents: tuple[str, ...]
     level: str
     rated: bool
+    #: The interface language the game was played in (None: from the locale, as before).
+    lang: str | None = None
+    #: The ``exec:`` players' deadlines, seconds (None: the command's defaults).
+    start_timeout: float | None = None
+    move_timeout: float | None = None
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -41,6 +48,9 @@ class SessionSettings:
             "opponents": list(self.opponents),
             "level": self.level,
             "rated": self.rated,
+            "lang": self.lang,
+            "start_timeout": self.start_timeout,
+            "move_timeout": self.move_timeout,
         }
 
     @staticmethod
@@ -58,7 +68,18 @@ class SessionSettings:
             or not isinstance(rated, bool)
         ):
             raise bad
-        return SessionSettings(seat, tuple(opponents), level, rated)
+        # Added later: a session file written before them has none (the defaults then).
+        lang = data.get("lang")
+        if lang is not None and lang not in LANGUAGES:
+            raise bad
+        timeouts = [data.get("start_timeout"), data.get("move_timeout")]
+        for t in timeouts:
+            if t is not None and (
+                isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t < math.inf
+            ):
+                raise bad
+        start, move = (None if t is None else float(t) for t in timeouts)
+        return SessionSettings(seat, tuple(opponents), level, rated, lang, start, move)
 
 
 def session_path(record_path: Path) -> Path:

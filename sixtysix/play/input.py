@@ -5,7 +5,7 @@ displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry
 ``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
 ``concede``), with Turkish aliases (``kapat``, ``koz kupa``, ``yalnız``...). A suit alone names
 trump during the trump call, an ace alone calls the partner during the partner call. ``?``,
-``hint``, ``undo`` and ``quit`` (and their Turkish words) control the session.
+``hint``, ``undo``, ``rules`` and ``quit`` (and their Turkish words) control the session.
 
 Parsing only reads; whether the action is legal is for the session to decide, so every message
 here is about notation and says what would have been understood.
@@ -41,6 +41,7 @@ class Kind(Enum):
     HINT = "hint"
     UNDO = "undo"
     QUIT = "quit"
+    RULES = "rules"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,19 @@ _CONTROL = {
     "çık": Kind.QUIT,
     "cik": Kind.QUIT,
     "çıkış": Kind.QUIT,
+    "rules": Kind.RULES,
+    "kurallar": Kind.RULES,
+    "kural": Kind.RULES,
 }
+
+#: What confirms a question (in either language); anything else declines.
+_YES = frozenset({"y", "yes", "e", "evet"})
+
+
+def is_yes(text: str) -> bool:
+    """Whether an answer to a yes/no question says yes: ``y``, ``yes``, ``e``, ``evet``."""
+    return text.strip().casefold() in _YES
+
 
 #: Verb aliases (English verbs of RECORDS.md, and Turkish words) -> canonical verb.
 VERBS = {

@@ -15,11 +15,11 @@ match goes into the standings.
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -28,7 +28,7 @@ from rich.text import Text
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
-from sixtysix.core.actions import ACTION_NAMES, MARRY
+from sixtysix.core.actions import ACTION_NAMES, CONCEDE, MARRY
 from sixtysix.core.cards import NUM_CARDS, marriage_points
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
@@ -41,7 +41,7 @@ from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
-from sixtysix.play.input import Command, InputProblem, Kind, parse_input
+from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
 from sixtysix.play.render import (
     TableInfo,
     card,
@@ -50,30 +50,11 @@ from sixtysix.play.render import (
     render_outcome,
     render_view,
 )
+from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import action_text, announcement, card_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
-
-
-class InputSource(Protocol):
-    def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
-        """The next line the person types at ``view``.
-
-        With a ``tick``, call it while waiting (a few times a second); when it returns True
-        the move's time is up: stop waiting and return None. Raise :class:`EOFError` at the
-        end of input and let :class:`KeyboardInterrupt` through.
-        """
-        ...
-
-
-class Screen(Protocol):
-    def show(self, renderable: RenderableType) -> None: ...
-
-    def say(self, text: str, style: str | None = None) -> None: ...
-
-    def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
-        """Show the seconds left for this move; ``first_warning`` once, at the last 10 s."""
-        ...
+from sixtysix.play.undo import last_action, take_back
 
 
 class Ending(Enum):
@@ -151,7 +132,9 @@ class Session:
         self.completed = 0
         self.state: DealState | None = None
         self.dealer = self.variant.first_dealer(setup.seed)
-        self._quit_warned = False
+        #: Take-backs made in each deal, numbering the seeded re-deals of :mod:`.undo`.
+        self._undos: dict[int, int] = {}
+        self._timer: MoveTimer | None = None
         #: Tells the ``exec:`` players each result, as the loop of every driver does.
         self._deal_notice = deal_notice(setup.bots)
         if resume is not None:
@@ -208,7 +191,8 @@ class Session:
                 "yellow",
             )
         else:
-            self.screen.say(tr._("Test game: undo and hints allowed. Type ? for help."), "dim")
+            self.screen.say(tr._("Test game: undo and hints allowed."), "dim")
+        self.screen.say(tr._("Type ? for help, rules for the rules."), "dim")
         try:
             while True:
                 state = self.state
@@ -283,7 +267,8 @@ class Session:
                 bot = self.setup.bots[seat]
                 assert bot is not None, f"no player for seat {seat}"
                 # A bot's fault forfeits the deal (the one rule of core.faults).
-                action, fault = take_turn(state, seat, bot.choose)
+                with self.screen.thinking(seat):
+                    action, fault = take_turn(state, seat, bot.choose)
             self._save()
             if fault is not None:
                 self._forfeited(fault)
@@ -348,17 +333,10 @@ class Session:
         if self.setup.rated:
             assert self.setup.move_time is not None
             timer = MoveTimer(self.setup.move_time, self.clock)
+        self._timer = timer
         prompt = tr._("Your move") + " > "
         while True:
-            try:
-                line = self.source.read(prompt, view, self._ticker(timer))
-            except KeyboardInterrupt:
-                ending = Ending.LEFT if self.setup.rated else Ending.INTERRUPTED
-                raise _Leave(ending, interrupted=True) from None
-            except EOFError:
-                raise _Leave(Ending.LEFT if self.setup.rated else Ending.SAVED) from None
-            if timer is not None and (line is None or timer.expired()):
-                raise _Leave(Ending.TIMED_OUT)
+            line = self._read(prompt, view)
             if line is None:
                 continue
             try:
@@ -366,11 +344,31 @@ class Session:
             except InputProblem as problem:
                 self.screen.say(str(problem), "red")
                 continue
-            if command.kind is not Kind.QUIT:
-                self._quit_warned = False
             result = self._command(command, state, view)
             if result is not _AGAIN:
                 return result  # type: ignore[return-value]
+
+    def _read(self, prompt: str, view: View) -> str | None:
+        """A line from the person against this move's timer (None: read again). Ctrl-C, the
+        end of input and the time running out leave the table."""
+        timer = self._timer
+        try:
+            line = self.source.read(prompt, view, self._ticker(timer))
+        except KeyboardInterrupt:
+            ending = Ending.LEFT if self.setup.rated else Ending.INTERRUPTED
+            raise _Leave(ending, interrupted=True) from None
+        except EOFError:
+            raise _Leave(Ending.LEFT if self.setup.rated else Ending.SAVED) from None
+        if timer is not None and (line is None or timer.expired()):
+            raise _Leave(Ending.TIMED_OUT)
+        return line
+
+    def _confirm(self, question: str, view: View) -> bool:
+        """Ask once before an irrevocable choice; only yes (y, yes, e, evet) goes ahead."""
+        while True:
+            line = self._read(question + " " + self.tr._("(y/n)") + " ", view)
+            if line is not None:
+                return is_yes(line)
 
     def _ticker(self, timer: MoveTimer | None) -> Callable[[], bool] | None:
         if timer is None:
@@ -400,24 +398,39 @@ class Session:
             if self.setup.rated:
                 self.screen.say(tr._("No take-backs in rated games."), "red")
                 return _AGAIN
-            if self._undo(state):
-                return None
-            self.screen.say(tr._("Nothing to undo in this deal."), "red")
+            return None if self._undo(state) else _AGAIN
+        if kind is Kind.RULES:
+            self._rules()
             return _AGAIN
         if kind is Kind.QUIT:
             if not self.setup.rated:
-                raise _Leave(Ending.SAVED)
-            if self._quit_warned:
-                raise _Leave(Ending.LEFT)
-            self._quit_warned = True
+                question = tr._("Stop here? The game is saved and can be resumed")
+                if self._confirm(question, view):
+                    raise _Leave(Ending.SAVED)
+                self.screen.say(tr._("Playing on."), "dim")
+                return _AGAIN
             self.screen.say(self._leaving_warning(), "yellow")
+            if self._confirm(tr._("Leave the table?"), view):
+                raise _Leave(Ending.LEFT)
+            self.screen.say(tr._("Playing on."), "dim")
             return _AGAIN
         assert command.action is not None
         action = command.action
         if action not in view.legal_actions:
             self.screen.say(why_illegal(view, action, tr), "red")
             return _AGAIN
+        if action == CONCEDE and not self._confirm(tr._("Concede the deal?"), view):
+            self.screen.say(tr._("Not conceded: play on."), "dim")
+            return _AGAIN
         return action
+
+    def _rules(self) -> None:
+        """The variant's rules summary, as ``sixtysix rules`` prints it, and where the rest is."""
+        from sixtysix.cli.rules_cmd import rules_command, rules_summary
+
+        self.screen.show(rules_summary(self.variant, self.tr))
+        command = rules_command(self.variant, self.tr.lang)
+        self.screen.say(self.tr._("Full rules and options: {command}").format(command=command))
 
     def _leaving_warning(self) -> str:
         tr = self.tr
@@ -426,25 +439,36 @@ class Session:
             consequence = tr._("you lead on the completed deals, so it would not be scored")
         else:
             consequence = tr._("it would count as a loss (-1)")
-        return tr._(
-            "Leaving a rated game is leaving the table: {consequence}. Type quit again to leave."
-        ).format(consequence=consequence)
+        return tr._("Leaving a rated game is leaving the table: {consequence}.").format(
+            consequence=consequence
+        )
 
     def _undo(self, state: DealState) -> bool:
-        """Take back the person's last action in this deal (and the bots' replies)."""
-        mine = [i for i, (s, _) in enumerate(state.history) if s == self.me]
-        if not mine:
+        """Take back the person's last action in this deal (and the bots' replies), on a deal
+        whose unseen cards are dealt afresh (:mod:`.undo`), so that nothing is peeked at."""
+        tr = self.tr
+        cut = last_action(state, self.me)
+        if cut is None:
+            self.screen.say(tr._("Nothing to undo in this deal."), "red")
             return False
-        keep = state.history[: mine[-1]]
-        fresh = self.variant.new_deal(state.setup)
-        for _, a in keep:
-            fresh.apply_legal(a)
+        number = len(self.record.deals) - 1
+        count = self._undos.get(number, 0)
+        self._undos[number] = count + 1
+        # Seeded games stay reproducible: a branch of the game's seed, apart from the deals'.
+        stream = self.setup.seed.child(("undo", number, count)).stream(("take-back",))
+        fresh = take_back(state, self.me, stream)
+        if fresh is None:
+            self.screen.say(
+                tr._("That move cannot be taken back without giving away cards you have not seen."),
+                "red",
+            )
+            return False
         self.state = fresh
         self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
         self._save()
-        undone = state.history[mine[-1]][1]
+        undone = state.history[cut][1]
         self.screen.say(
-            self.tr._("Taken back: {action}.").format(action=action_text(self.tr, undone)), "cyan"
+            tr._("Taken back: {action}.").format(action=action_text(tr, undone)), "cyan"
         )
         return True
 
@@ -558,16 +582,12 @@ class Session:
         if self.autosave is None:
             return
         tr = self.tr
-        path = str(self.autosave.path)
+        path = shlex.quote(str(self.autosave.path))
         if finished or self.setup.rated:
             self.screen.say(tr._("The game record is in {path}.").format(path=path), "dim")
         else:
-            self.screen.say(
-                tr._("Game saved. Continue it with: sixtysix play --resume {path}").format(
-                    path=path
-                ),
-                "bold",
-            )
+            self.screen.say(tr._("Game saved. Continue it with:"), "bold")
+            self.screen.command("sixtysix play --resume " + path)
 
 
 _AGAIN = object()

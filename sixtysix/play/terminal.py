@@ -3,7 +3,7 @@
 In rated games the countdown is drawn on the line just above the prompt with ANSI cursor
 save/restore, so it ticks without disturbing what the person is typing; in the last 10 seconds
 it turns red and the bell rings once. When output is not a terminal, the countdown prints only
-the warning, as a line.
+the warning, as a line. While a computer player thinks, a spinner says who (on a terminal).
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 import select
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TextIO
 
 from rich.console import Console, RenderableType
 
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
+from sixtysix.play.terms import seat_name
 
 POLL_SECONDS = 0.2
 
@@ -34,6 +36,17 @@ class ConsoleScreen:
 
     def say(self, text: str, style: str | None = None) -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
+
+    def command(self, text: str) -> None:
+        self.console.print(text, style="bold", soft_wrap=True, highlight=False, markup=False)
+
+    def thinking(self, seat: int) -> AbstractContextManager[object]:
+        """A spinner naming the seat while a computer player chooses (on a terminal only:
+        written to a file or a pipe, it would be noise between the lines of the game)."""
+        if not self.live:
+            return nullcontext()
+        who = seat_name(self.tr, seat, -1)
+        return self.console.status(self.tr._("{who} is thinking…").format(who=who))
 
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         tr = self.tr

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from rich.console import Console, RenderableType
@@ -37,6 +38,10 @@ class RecordingScreen:
         )
         self.said: list[str] = []
         self.countdowns: list[tuple[int, bool, bool]] = []
+        #: The seat of each computer player's turn the screen was told about, in order.
+        self.thinking_seats: list[int] = []
+        #: How many of them were still being thought about (entered, not yet left).
+        self.thinking_open = 0
 
     def show(self, renderable: RenderableType) -> None:
         self.console.print(renderable)
@@ -45,8 +50,21 @@ class RecordingScreen:
         self.said.append(text)
         self.console.print(text, markup=False, highlight=False)
 
+    def command(self, text: str) -> None:
+        self.said.append(text)
+        self.console.print(text, soft_wrap=True, markup=False, highlight=False)
+
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         self.countdowns.append((seconds, warning, first_warning))
+
+    @contextmanager
+    def thinking(self, seat: int) -> Iterator[None]:
+        self.thinking_seats.append(seat)
+        self.thinking_open += 1
+        try:
+            yield
+        finally:
+            self.thinking_open -= 1
 
     @property
     def text(self) -> str:

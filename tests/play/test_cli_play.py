@@ -84,9 +84,7 @@ def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> No
 
 def test_a_rated_game_cannot_be_resumed_and_goes_into_the_standings(tmp_path: Path) -> None:
     save = tmp_path / "r.json"
-    code, out = run(
-        ["play", "66", "--rated", "--vs", "random", "--save", str(save)], "quit\nquit\n"
-    )
+    code, out = run(["play", "66", "--rated", "--vs", "random", "--save", str(save)], "quit\ny\n")
     assert code == 0, out
     assert "Leaving a rated game is leaving the table" in out and "-1" in out
     code, out = run(["play", "--resume", str(save)])

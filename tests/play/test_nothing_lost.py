@@ -238,7 +238,7 @@ def test_rated_games_started_at_once_all_keep_their_record_and_result(tmp_path: 
     # Everyone waits for the signal once imported; the games then start in the same second.
     time.sleep(0.5)
     go.touch()
-    outputs = [p.communicate("quit\nquit\n", timeout=240)[0] for p in procs]
+    outputs = [p.communicate("quit\ny\n", timeout=240)[0] for p in procs]
     for p, out in zip(procs, outputs, strict=True):
         assert p.returncode == 0, out
         assert "Traceback" not in out
@@ -323,7 +323,7 @@ def test_a_rated_game_ending_on_a_damaged_database_keeps_its_result(
     _data_dir.mkdir(parents=True)
     make, reason = DAMAGE[case]
     make(_data_dir / DB_NAME)
-    code, out = run(["play", "66", "--rated", "--vs", "random", "--lang", "en"], "quit\nquit\n")
+    code, out = run(["play", "66", "--rated", "--vs", "random", "--lang", "en"], "quit\ny\n")
     assert code == 0, out
     flat = " ".join(out.split())
     assert "was damaged" in flat and reason in flat and "-1" in out
@@ -354,7 +354,7 @@ def test_a_failing_record_write_on_leaving_keeps_the_rated_result(
 
     monkeypatch.setattr(AutoSave, "save", save)
     monkeypatch.setattr(Session, "_leave", leave)
-    code, out = run(["play", "66", "--rated", "--vs", "random", "--lang", "en"], "quit\nquit\n")
+    code, out = run(["play", "66", "--rated", "--vs", "random", "--lang", "en"], "quit\ny\n")
     assert leaving and code == 2 and "No space left on device" in out
     code, out = run(["standings", "--json"])
     assert code == 0, out

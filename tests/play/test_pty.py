@@ -56,6 +56,8 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
         child.expect("You play")
         child.expect("Your move > ")
         child.sendline("quit")
+        child.expect(r"Stop here\? The game is saved and can be resumed \(y/n\) ")
+        child.sendline("y")
         child.expect("Game saved")
         child.expect(pexpect.EOF)
     finally:

@@ -116,12 +116,14 @@ def rated(variant_name: str, steps: list[object], clock: FakeClock, **kw: object
 
 def test_rated_game_refuses_undo_and_hints_and_warns_before_leaving() -> None:
     clock = FakeClock()
-    session, screen, book = rated("sixtysix", ["undo", "hint", "quit", "1", "quit", "quit"], clock)
+    steps = ["undo", "hint", "quit", "n", "1", "quit", "y"]
+    session, screen, book = rated("sixtysix", steps, clock)
     result = session.run()
     assert "No take-backs in rated games." in screen.said
     assert "No hints in rated games." in screen.said
     warnings = [s for s in screen.said if s.startswith("Leaving a rated game")]
-    assert len(warnings) == 2  # the first quit warned, "1" was played, quit warned again
+    assert len(warnings) == 2  # the first quit warned and was declined, "1" was played
+    assert screen.said.count("Playing on.") == 1
     assert "it would count as a loss (-1)" in warnings[0]
     assert result.ending is Ending.LEFT and result.score == -1
     [row] = book.table()
@@ -216,7 +218,7 @@ def _after_one_deal(winner_wanted: int) -> tuple[Replay, list[int]]:
 def test_leaving_later_while_sole_leader_is_not_scored() -> None:
     done, _gp = _after_one_deal(winner_wanted=0)
     clock = FakeClock()
-    session, screen, book = rated("sixtysix", ["quit", "quit"], clock, resume=done)
+    session, screen, book = rated("sixtysix", ["quit", "y"], clock, resume=done)
     result = session.run()
     assert result.ending is Ending.LEFT and result.score is None
     assert "You led on the completed deals: the match is not scored." in screen.said

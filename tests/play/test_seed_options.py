@@ -74,4 +74,6 @@ def test_the_exchange_is_offered_to_a_follower(lang: str, typed: str) -> None:
     assert "exchange" in screen.text and offered in screen.text
     assert session.state is not None and session.state.history[-1] == (1, EXCHANGE)
     # After the exchange the person is asked again, still following, with the trump king.
-    assert len(person.views) == 2 and person.views[1].trick == person.views[0].trick
+    # (the third prompt is the question "Stop here?" after quit, at the same view)
+    assert len(person.views) == 3 and person.views[1].trick == person.views[0].trick
+    assert person.views[2] is person.views[1]
