@@ -5,7 +5,7 @@ displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry
 ``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
 ``concede``), with Turkish aliases (``kapat``, ``koz kupa``, ``yalnız``...). A suit alone names
 trump during the trump call, an ace alone calls the partner during the partner call. ``?``,
-``hint``, ``undo`` and ``quit`` (and their Turkish words) control the session.
+``hint``, ``undo``, ``tricks`` and ``quit`` (and their Turkish words) control the session.
 
 Parsing only reads; whether the action is legal is for the session to decide, so every message
 here is about notation and says what would have been understood.
@@ -41,6 +41,8 @@ class Kind(Enum):
     HINT = "hint"
     UNDO = "undo"
     QUIT = "quit"
+    #: Each seat's first trick won, shown on request ([004]).
+    TRICKS = "tricks"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +71,9 @@ _CONTROL = {
     "çık": Kind.QUIT,
     "cik": Kind.QUIT,
     "çıkış": Kind.QUIT,
+    "tricks": Kind.TRICKS,
+    "eller": Kind.TRICKS,
+    "ilk eller": Kind.TRICKS,
 }
 
 #: Verb aliases (English verbs of RECORDS.md, and Turkish words) -> canonical verb.
