@@ -8,9 +8,9 @@ the console's width needs, continuation lines indented under the first piece.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
 from rich.text import Text
@@ -102,3 +102,43 @@ def words(text: str, style: str = "", keep: str = "") -> Iterator[Text]:
         return
     for word in text.split():
         yield Text(word, style=style)
+
+
+def phrase(text: str, keep: Iterable[str] = (), style: str = "") -> list[Text]:
+    """``text`` as pieces broken only at spaces outside every occurrence of the ``keep``
+    strings (seat labels such as "seat 2", suit labels such as "♥ hearts")."""
+    covered = [False] * len(text)
+    for item in keep:
+        if not item.strip() or " " not in item:
+            continue
+        start = text.find(item)
+        while start >= 0:
+            for i in range(start, start + len(item)):
+                covered[i] = True
+            start = text.find(item, start + 1)
+    pieces: list[Text] = []
+    word: list[str] = []
+    for i, ch in enumerate(text):
+        if ch.isspace() and not covered[i]:
+            if word:
+                pieces.append(Text("".join(word), style=style))
+                word = []
+        else:
+            word.append(ch)
+    if word:
+        pieces.append(Text("".join(word), style=style))
+    return pieces
+
+
+class Responsive:
+    """One of two layouts, chosen when the console's width is known: ``compact`` below
+    :data:`COMPACT_WIDTH` cells, ``wide`` otherwise."""
+
+    def __init__(
+        self, wide: Callable[[], RenderableType], compact: Callable[[], RenderableType]
+    ) -> None:
+        self.wide = wide
+        self.compact = compact
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.compact() if options.max_width < COMPACT_WIDTH else self.wide()

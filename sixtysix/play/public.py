@@ -72,6 +72,11 @@ def known_line(view: View, tr: Translator) -> Flow | None:
     return Flow(pieces, head=Text(tr._("Known in hands") + ": ", style="bold"), gap=" · ")
 
 
+def labels(tr: Translator, seats: int, me: int) -> list[str]:
+    """The labels a line must not cut: every seat's name and every suit's label."""
+    return [seat_name(tr, s, me) for s in range(seats)] + [suit_label(tr, s) for s in range(4)]
+
+
 def telling(tr: Translator, seat: int, me: int, action: int, before: View, after: View) -> str:
     """What the table hears, with the cards everyone sees named: the card taken by the
     exchange, the card shown for trump from below, the marriage's cards."""

@@ -332,7 +332,7 @@ def side_points(view: View) -> list[int] | None:
 
 
 def _scores(view: View, info: TableInfo, tr: Translator, compact: bool = False) -> Table:
-    table = Table(box=None, padding=(0, 2), show_edge=False)
+    table = Table(box=None, padding=(0, 1) if compact else (0, 2), show_edge=False)
     table.add_column(tr._("player"), no_wrap=True)
     table.add_column(tr._("tricks"), justify="right", no_wrap=True)
     pooled = side_points(view) if info.show_points else None

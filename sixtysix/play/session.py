@@ -42,7 +42,14 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, parse_input
-from sixtysix.play.public import render_first_tricks, strict_begins, strict_line, telling
+from sixtysix.play.layout import Flow, phrase
+from sixtysix.play.public import (
+    labels,
+    render_first_tricks,
+    strict_begins,
+    strict_line,
+    telling,
+)
 from sixtysix.play.render import (
     TableInfo,
     card,
@@ -305,7 +312,8 @@ class Session:
         the cards it shows everyone, the trick's winner, the cards drawn, and the strict
         phase once it begins."""
         tr = self.tr
-        self.screen.say(telling(tr, seat, self.me, action, before, after))
+        said = telling(tr, seat, self.me, action, before, after)
+        self.screen.show(Flow(phrase(said, labels(tr, after.seats, self.me)), gap=" "))
         if sum(after.tricks) > sum(before.tricks):
             winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
             gained = after.card_points[winner] - before.card_points[winner]
