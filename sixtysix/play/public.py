@@ -19,7 +19,7 @@ from sixtysix.core.cards import KING, NUM_CARDS, QUEEN, Card, iter_mask
 from sixtysix.core.tricks import trick_winner
 from sixtysix.core.view import View
 from sixtysix.i18n import N_, Translator
-from sixtysix.play.layout import Flow
+from sixtysix.play.layout import Flow, phrase
 from sixtysix.play.terms import announcement, card_text, seat_name, suit_label
 
 #: Why a card is known to lie in a seat's hand.
@@ -101,6 +101,41 @@ def telling(tr: Translator, seat: int, me: int, action: int, before: View, after
     if trump is not None and cards:
         said = tr._("{said}, showing {cards}").format(said=said, cards=cards)
     return said
+
+
+def announced(tr: Translator, view: View, seat: int, action: int) -> str:
+    """An announcement of the deal so far, for the table: with the card taken by the exchange
+    or shown for trump while it is still known to be in the hand."""
+    me = view.seat
+    who = seat_name(tr, seat, me)
+    known = {reason: c for s, c, reason in known_cards(view) if s == seat}
+    if action == EXCHANGE and EXCHANGED in known and view.trump is not None:
+        text = (
+            tr._("You exchange {card} for the turn-up {taken}")
+            if seat == me
+            else tr._("{who} exchanges {card} for the turn-up {taken}")
+        )
+        given = view.trump * 6 + view.rules.exchange_rank
+        return text.format(who=who, card=card_text(given), taken=card_text(known[EXCHANGED]))
+    if action == TRUMP_BELOW and SHOWN in known and view.trump is not None:
+        text = (
+            tr._("You take trump from below: {card} is shown, trump is {suit}")
+            if seat == me
+            else tr._("{who} takes trump from below: {card} is shown, trump is {suit}")
+        )
+        return text.format(who=who, card=card_text(known[SHOWN]), suit=suit_label(tr, view.trump))
+    return announcement(tr, seat, me, action, view.trump if MARRY <= action < MARRY + 4 else None)
+
+
+def told(tr: Translator, seat: int, me: int, action: int, before: View, after: View) -> Flow:
+    """:func:`telling`, laid out so that no seat or suit label is cut."""
+    said = telling(tr, seat, me, action, before, after)
+    return Flow(phrase(said, labels(tr, after.seats, me)), gap=" ")
+
+
+def strict_news(tr: Translator, before: View, after: View) -> str | None:
+    """The line that says the strict phase begins, when this action began it."""
+    return strict_line(tr, after) if strict_begins(before, after) else None
 
 
 def strict_begins(before: View, after: View) -> bool:

@@ -16,18 +16,17 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sixtysix.core.actions import ACTION_NAMES, MARRY
+from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
 from sixtysix.core.tricks import trick_winner
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.layout import COMPACT_WIDTH, Flow, words
-from sixtysix.play.public import SUIT_STYLES, card_piece, known_line
+from sixtysix.play.layout import COMPACT_WIDTH, Flow, phrase, words
+from sixtysix.play.public import SUIT_STYLES, announced, card_piece, known_line, labels
 from sixtysix.play.terms import (
     action_text,
-    announcement,
     card_text,
     seat_name,
     suit_label,
@@ -295,14 +294,12 @@ class _Table:
         else:
             parts.append(Flow([Text(tr._("nothing yet"), style="dim")], head=table_head))
 
-        news = [
-            Text(announcement(tr, s, me, a, view.trump if MARRY <= a < MARRY + 4 else None))
-            for s, a in view.history
-            if a >= NUM_CARDS
-        ]
+        news = [announced(tr, view, s, a) for s, a in view.history if a >= NUM_CARDS]
         if news:
             head_text = Text(tr._("Announcements") + ": ", style="bold")
-            parts.append(Flow(news, head=head_text, gap="; "))
+            keep = labels(tr, view.seats, me)
+            said = phrase("; ".join(news), keep)
+            parts.append(Flow(said, head=head_text, gap=" "))
         known = known_line(view, tr)
         if known is not None:
             parts.append(known)

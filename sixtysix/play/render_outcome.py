@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sixtysix.core.outcome import Outcome, Reason
+from sixtysix.core.records import DealRecord
 from sixtysix.core.rules import Sides
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
@@ -113,6 +114,22 @@ class DealSummary:
     dealer: int
     reason: str
     game_points: tuple[int, ...]
+
+
+def match_deals(
+    variant: Variant, records: Sequence[DealRecord], played: Sequence[DealSummary]
+) -> list[DealSummary]:
+    """Every finished deal of a match: the ``played`` ones of this session, after those of a
+    resumed game, which are replayed from their ``records`` (the first of ``records``)."""
+    earlier: list[DealSummary] = []
+    for number, deal in enumerate(records[: len(records) - len(played)], 1):
+        state = variant.new_deal(deal.setup)
+        for _, action in deal.actions:
+            state.apply_legal(action)
+        if state.outcome is not None:
+            o = state.outcome
+            earlier.append(DealSummary(number, state.dealer, o.reason, o.game_points))
+    return [*earlier, *played]
 
 
 def render_match_summary(

@@ -42,14 +42,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, parse_input
-from sixtysix.play.layout import Flow, phrase
-from sixtysix.play.public import (
-    labels,
-    render_first_tricks,
-    strict_begins,
-    strict_line,
-    telling,
-)
+from sixtysix.play.public import render_first_tricks, strict_news, told
 from sixtysix.play.render import (
     TableInfo,
     card,
@@ -57,7 +50,12 @@ from sixtysix.play.render import (
     render_choices,
     render_view,
 )
-from sixtysix.play.render_outcome import DealSummary, render_match_summary, render_outcome
+from sixtysix.play.render_outcome import (
+    DealSummary,
+    match_deals,
+    render_match_summary,
+    render_outcome,
+)
 from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import action_text, card_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
@@ -312,8 +310,7 @@ class Session:
         the cards it shows everyone, the trick's winner, the cards drawn, and the strict
         phase once it begins."""
         tr = self.tr
-        said = telling(tr, seat, self.me, action, before, after)
-        self.screen.show(Flow(phrase(said, labels(tr, after.seats, self.me)), gap=" "))
+        self.screen.show(told(tr, seat, self.me, action, before, after))
         if sum(after.tricks) > sum(before.tricks):
             winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
             gained = after.card_points[winner] - before.card_points[winner]
@@ -329,8 +326,9 @@ class Session:
                 for c in sorted(drawn):
                     text.append_text(card(c, bold=True))
                 self.screen.show(text)
-        if strict_begins(before, after):
-            self.screen.say(strict_line(tr, after), "yellow")
+        strict = strict_news(tr, before, after)
+        if strict is not None:
+            self.screen.say(strict, "yellow")
 
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
@@ -353,17 +351,9 @@ class Session:
             DealSummary(len(self.record.deals), state.dealer, outcome.reason, outcome.game_points),
         )
         # The deal is over: the cards still in the other hands are shown face up.
-        self.screen.show(
-            render_outcome(
-                outcome,
-                state.view(self.me),
-                self.totals,
-                self.tr,
-                self.variant,
-                headline,
-                tuple(state.hands),
-            )
-        )
+        view, hands = state.view(self.me), tuple(state.hands)
+        shown = render_outcome(outcome, view, self.totals, self.tr, self.variant, headline, hands)
+        self.screen.show(shown)
 
     # ----------------------------------------------------------------- the person
 
@@ -532,7 +522,8 @@ class Session:
     def _finish_match(self, winners: Sequence[int]) -> SessionResult:
         match_over(self.setup.bots, self.totals, winners)
         tr = self.tr
-        self.screen.show(render_match_summary(self._match_deals(), self.variant.seats, self.me, tr))
+        deals = match_deals(self.variant, self.record.deals[: self.completed], self._deal_log)
+        self.screen.show(render_match_summary(deals, self.variant.seats, self.me, tr))
         names = ", ".join(seat_name(tr, s, self.me) for s in winners)
         self.screen.say(tr._("Match over. Winner: {names}.").format(names=names), "bold green")
         score: int | None = None
@@ -549,19 +540,6 @@ class Session:
         return SessionResult(
             Ending.FINISHED, list(self.totals), self.completed, list(winners), score
         )
-
-    def _match_deals(self) -> list[DealSummary]:
-        """Every finished deal of the match: those of a resumed game replayed from the record,
-        then those played in this session."""
-        earlier: list[DealSummary] = []
-        for number, deal in enumerate(self.record.deals[: self.completed - len(self._deal_log)]):
-            state = self.variant.new_deal(deal.setup)
-            for _, action in deal.actions:
-                state.apply_legal(action)
-            if state.outcome is not None:
-                o = state.outcome
-                earlier.append(DealSummary(number + 1, state.dealer, o.reason, o.game_points))
-        return [*earlier, *self._deal_log]
 
     def _leave(self, ending: Ending, interrupted: bool = False) -> SessionResult:
         tr = self.tr
