@@ -47,7 +47,9 @@ class Flow:
         width = max(width, 1)
         indent = min(self.indent, width // 3)
         lines: list[Text] = []
-        line = self.head.copy()
+        # The head's style is its own span, never the line's: it would style every piece.
+        line = Text()
+        line.append_text(self.head)
         empty = True
         for piece in self.pieces:
             needed = piece.cell_len + (0 if empty else len(self.gap))

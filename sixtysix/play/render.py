@@ -100,7 +100,8 @@ def hand_pieces(view: View, tr: Translator, order: Sequence[Card]) -> list[Text]
     for number, c in enumerate(order, 1):
         if c.suit != current:
             current = c.suit
-            group = Text(SUIT_SYMBOLS[c.suit] + " ", style=SUIT_STYLES[c.suit] + " bold")
+            group = Text()  # a span per part: a base style would apply to the whole group
+            group.append(SUIT_SYMBOLS[c.suit] + " ", style=SUIT_STYLES[c.suit] + " bold")
             if c.suit == view.trump:
                 group.append(tr._("(trump)") + " ", style="italic")
             groups.append(group)
@@ -119,7 +120,12 @@ def hand_text(view: View, tr: Translator, order: Sequence[Card]) -> Text:
     pieces = hand_pieces(view, tr, order)
     if not pieces:
         return Text(tr._("(no cards)"), style="dim")
-    return Text("  │  ", style="dim").join(pieces)
+    out = Text()
+    for i, piece in enumerate(pieces):
+        if i:
+            out.append("  │  ", style="dim")
+        out.append_text(piece)
+    return out
 
 
 def hand_line(view: View, tr: Translator) -> RenderableType:
