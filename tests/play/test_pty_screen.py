@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
@@ -34,7 +35,7 @@ CARD = re.compile(r"(\[?)(\d+):(?:10|[AKQJ9])[♣♦♥♠]")
 class Game:
     """One ``sixtysix play`` in a pseudo-terminal, and everything it has shown."""
 
-    child: pexpect.spawn
+    child: Any  # a pexpect.spawn
     lang: str
     width: int
     shown: list[str] = field(default_factory=list)
@@ -79,7 +80,7 @@ class Game:
         marker = example.split("{example}")[0].split()[-1]
         if marker in hand:
             free = [number for bracket, number in CARD.findall(hand) if not bracket]
-            return free[0]
+            return str(free[0])
         if tr._("You see your first {n} cards; name trump.").split("{n}")[0] in screen:
             return "c"
         return "solo"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from rich.console import Console, RenderableType
@@ -190,3 +191,48 @@ def test_the_match_summary_keeps_running_totals() -> None:
     narrow = text_of(render_match_summary(deals, 2, 0, TR), width=45)
     assert "Dağıtım dağıtım maç" in narrow and "+3 =5" in narrow
     assert all(len(line) <= 45 for line in narrow.splitlines())
+
+
+def test_a_resumed_match_summarises_the_deals_played_before(tmp_path: Path) -> None:
+    """The summary replays the deals finished before a resume from the record."""
+    from sixtysix.play.autosave import load_saved_game
+    from tests.play.conftest import REGISTRY, make_session
+    from tests.play.scripted import AutoInput, RecordingScreen
+
+    variant = make_variant("sixtysix", target=3)
+    save = tmp_path / "g.json"
+    first = make_session(variant, AutoInput(3, mistakes=False), RecordingScreen(), save=save)
+    # Stop after the first deal: the person's input ends at the second deal's first move.
+    first.source = _StopAfterDeals(first, 1)
+    first.run()
+    assert first.completed == 1
+    resumed = load_saved_game(save, REGISTRY)
+    screen = RecordingScreen()
+    second = make_session(
+        resumed.replay.variant,
+        AutoInput(4, mistakes=False),
+        screen,
+        save=save,
+        resume=resumed.replay,
+    )
+    result = second.run()
+    summary = screen.text[screen.text.index("The match, deal by deal") :]
+    rows = [line.split()[0] for line in summary.splitlines()[2:] if line.split()[:1] != ["+n:"]]
+    assert rows[: result.deals_completed] == [str(n) for n in range(1, result.deals_completed + 1)]
+    assert summary.count("=") >= result.deals_completed * 2
+
+
+class _StopAfterDeals:
+    """Plays like :class:`AutoInput` until ``deals`` deals are over, then ends the input."""
+
+    def __init__(self, session: object, deals: int) -> None:
+        from tests.play.scripted import AutoInput
+
+        self.session = session
+        self.deals = deals
+        self.auto = AutoInput(3, mistakes=False)
+
+    def read(self, prompt: str, view: View, tick: object) -> str | None:
+        if getattr(self.session, "completed", 0) >= self.deals:
+            raise EOFError
+        return self.auto.read(prompt, view, None)
