@@ -109,14 +109,21 @@ def announced(tr: Translator, view: View, seat: int, action: int) -> str:
     me = view.seat
     who = seat_name(tr, seat, me)
     known = {reason: c for s, c, reason in known_cards(view) if s == seat}
-    if action == EXCHANGE and EXCHANGED in known and view.trump is not None:
+    if action == EXCHANGE and view.trump is not None:
+        given = card_text(view.trump * 6 + view.rules.exchange_rank)
+        if EXCHANGED not in known:  # the card taken has been played since
+            text = (
+                tr._("You exchange {card} for the turn-up")
+                if seat == me
+                else tr._("{who} exchanges {card} for the turn-up")
+            )
+            return text.format(who=who, card=given)
         text = (
             tr._("You exchange {card} for the turn-up {taken}")
             if seat == me
             else tr._("{who} exchanges {card} for the turn-up {taken}")
         )
-        given = view.trump * 6 + view.rules.exchange_rank
-        return text.format(who=who, card=card_text(given), taken=card_text(known[EXCHANGED]))
+        return text.format(who=who, card=given, taken=card_text(known[EXCHANGED]))
     if action == TRUMP_BELOW and SHOWN in known and view.trump is not None:
         text = (
             tr._("You take trump from below: {card} is shown, trump is {suit}")

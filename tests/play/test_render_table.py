@@ -325,3 +325,16 @@ def test_flow_breaks_only_between_pieces() -> None:
         "takes",
         "♦ diamonds",
     ]
+
+
+def test_the_exchange_stays_announced_once_the_card_taken_is_played() -> None:
+    from sixtysix.play.public import announced
+
+    state = state_of("66", SIXTYSIX, "play AH; play KH")
+    state.apply(EXCHANGE)
+    view = state.view(0)
+    assert announced(EN, view, 1, EXCHANGE) == "seat 1 exchanges 9♣ for the turn-up A♣"
+    state.apply(int(parse_card("AC")))  # seat 1 leads the card it took
+    view = state.view(0)
+    assert announced(EN, view, 1, EXCHANGE) == "seat 1 exchanges 9♣ for the turn-up"
+    assert announced(TR, view, 1, EXCHANGE) == "oyuncu 1, 9♣ ile açık kozu değiştiriyor"
