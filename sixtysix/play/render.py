@@ -3,7 +3,9 @@
 Everything here is drawn from a :class:`~sixtysix.core.view.View` (plus public match facts:
 totals, target, names), never from a :class:`DealState`, so hidden cards cannot reach the
 screen by mistake. Running points are shown only where the rules allow it: with automatic
-claims, or with ``open_scores`` (RULES.md: manual claims are a memory game).
+claims, or with ``open_scores`` (RULES.md: manual claims are a memory game). The table is laid
+out when the console's width is known (:mod:`sixtysix.play.layout`): compact below 70 columns,
+and never cutting a card group, a seat label or an example across lines.
 """
 
 from __future__ import annotations
@@ -37,7 +39,6 @@ __all__ = [
     "TableInfo",
     "card",
     "hand_order",
-    "hand_text",
     "render_choices",
     "render_view",
     "seat_points",
@@ -113,19 +114,6 @@ def hand_pieces(view: View, tr: Translator, order: Sequence[Card]) -> list[Text]
             group.append(f"{number}:", style="dim" if not barred else "")
             group.append_text(card(c, bold=bool(barred)))
     return groups
-
-
-def hand_text(view: View, tr: Translator, order: Sequence[Card]) -> Text:
-    """The hand on one line (suit groups separated by ``│``), e.g. for tests and captures."""
-    pieces = hand_pieces(view, tr, order)
-    if not pieces:
-        return Text(tr._("(no cards)"), style="dim")
-    out = Text()
-    for i, piece in enumerate(pieces):
-        if i:
-            out.append("  │  ", style="dim")
-        out.append_text(piece)
-    return out
 
 
 def hand_line(view: View, tr: Translator) -> RenderableType:
