@@ -5,7 +5,8 @@ displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry
 ``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
 ``concede``), with Turkish aliases (``kapat``, ``koz kupa``, ``yalnız``...). A suit alone names
 trump during the trump call, an ace alone calls the partner during the partner call. ``?``,
-``hint``, ``undo``, ``rules`` and ``quit`` (and their Turkish words) control the session.
+``hint``, ``undo``, ``rules``, ``tricks`` and ``quit`` (and their Turkish words) control the
+session.
 
 Parsing only reads; whether the action is legal is for the session to decide, so every message
 here is about notation and says what would have been understood.
@@ -42,6 +43,8 @@ class Kind(Enum):
     UNDO = "undo"
     QUIT = "quit"
     RULES = "rules"
+    #: Each seat's first trick won, shown on request ([004]).
+    TRICKS = "tricks"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,9 @@ _CONTROL = {
     "rules": Kind.RULES,
     "kurallar": Kind.RULES,
     "kural": Kind.RULES,
+    "tricks": Kind.TRICKS,
+    "eller": Kind.TRICKS,
+    "ilk eller": Kind.TRICKS,
 }
 
 #: What confirms a question (in either language); anything else declines.

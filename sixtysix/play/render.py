@@ -3,7 +3,9 @@
 Everything here is drawn from a :class:`~sixtysix.core.view.View` (plus public match facts:
 totals, target, names), never from a :class:`DealState`, so hidden cards cannot reach the
 screen by mistake. Running points are shown only where the rules allow it: with automatic
-claims, or with ``open_scores`` (RULES.md: manual claims are a memory game).
+claims, or with ``open_scores`` (RULES.md: manual claims are a memory game). The table is laid
+out when the console's width is known (:mod:`sixtysix.play.layout`): compact below 70 columns,
+and never cutting a card group, a seat label or an example across lines.
 """
 
 from __future__ import annotations
@@ -11,29 +13,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sixtysix.core.actions import MARRY
+from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
-from sixtysix.core.outcome import Outcome
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
 from sixtysix.core.tricks import trick_winner
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
+from sixtysix.play.layout import COMPACT_WIDTH, Flow, phrase, words
+from sixtysix.play.public import SUIT_STYLES, announced, card_piece, known_line, labels
 from sixtysix.play.terms import (
     action_text,
-    announcement,
     card_text,
-    reason_text,
     seat_name,
     suit_label,
 )
 
-SUIT_STYLES = ("green", "dark_orange", "red", "blue")
+__all__ = [
+    "SUIT_STYLES",
+    "TableInfo",
+    "card",
+    "hand_order",
+    "render_choices",
+    "render_view",
+    "seat_points",
+    "sides_known",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,33 +75,57 @@ def hand_order(view: View) -> list[Card]:
 
 def card(card: int, *, bold: bool = False) -> Text:
     """A card in its suit's colour."""
-    style = SUIT_STYLES[card // 6] + (" bold" if bold else "")
-    return Text(card_text(card), style=style)
+    return card_piece(card, "bold" if bold else "")
 
 
 def suit_text(tr: Translator, suit: int) -> Text:
     return Text(suit_label(tr, suit), style=SUIT_STYLES[suit] + " bold")
 
 
-def hand_text(view: View, tr: Translator, order: Sequence[Card]) -> Text:
-    """``♥ 1 A♥  2 10♥ │ ♣ 3 K♣``: grouped by suit, numbered as the input reads them."""
-    out = Text()
+def restricted(view: View) -> frozenset[int]:
+    """The cards of the hand that may not be played now, when the person is to play a card
+    and only some of the hand is allowed (empty otherwise: nothing to mark)."""
+    if not view.my_turn:
+        return frozenset()
+    legal = {int(a) for a in view.legal_actions if a < NUM_CARDS}
+    barred = frozenset(int(c) for c in view.hand if int(c) not in legal)
+    return barred if legal and barred else frozenset()
+
+
+def hand_pieces(view: View, tr: Translator, order: Sequence[Card]) -> list[Text]:
+    """The hand, one piece per suit: ``♥ 1:A♥  2:10♥``. A card that may not be played now is
+    dimmed and bracketed, ``[3:9♥]``, so the mark survives NO_COLOR and monochrome screens."""
+    barred = restricted(view)
+    groups: list[Text] = []
     current: int | None = None
     for number, c in enumerate(order, 1):
         if c.suit != current:
-            if current is not None:
-                out.append("  │  ", style="dim")
             current = c.suit
-            out.append(SUIT_SYMBOLS[c.suit] + " ", style=SUIT_STYLES[c.suit] + " bold")
+            group = Text()  # a span per part: a base style would apply to the whole group
+            group.append(SUIT_SYMBOLS[c.suit] + " ", style=SUIT_STYLES[c.suit] + " bold")
             if c.suit == view.trump:
-                out.append(tr._("(trump)") + " ", style="italic")
+                group.append(tr._("(trump)") + " ", style="italic")
+            groups.append(group)
         else:
-            out.append("  ")
-        out.append(f"{number}:", style="dim")
-        out.append_text(card(c, bold=int(c) in {int(a) for a in view.legal_actions}))
-    if not order:
-        out.append(tr._("(no cards)"), style="dim")
-    return out
+            group.append("  ")
+        if int(c) in barred:
+            group.append(f"[{number}:{card_text(c)}]", style="dim")
+        else:
+            group.append(f"{number}:", style="dim" if not barred else "")
+            group.append_text(card(c, bold=bool(barred)))
+    return groups
+
+
+def hand_line(view: View, tr: Translator) -> RenderableType:
+    """``Your hand: ♦ (trump) 1:K♦ │ ♣ 2:10♣ [3:9♣]``, laid out for the width, with the
+    legend of the bracket mark when some cards are barred."""
+    head = Text(tr._("Your hand") + ": ", style="bold")
+    pieces = hand_pieces(view, tr, hand_order(view)) or [Text(tr._("(no cards)"), style="dim")]
+    line = Flow(pieces, head=head, gap="  │  ", gap_style="dim")
+    if not restricted(view):
+        return line
+    legend = tr._("Cards in [brackets] may not be played now.")
+    return Group(line, Flow(words(legend, "dim"), indent=2, gap=" "))
 
 
 def sides_known(view: View) -> list[int] | None:
@@ -130,177 +164,217 @@ def _tricks_played(view: View) -> list[list[tuple[int, int]]]:
     return [plays[i : i + n] for i in range(0, len(plays) - len(plays) % n, n)]
 
 
-def _cards_line(tr: Translator, view: View, plays: Sequence[tuple[int, int]]) -> Text:
-    out = Text()
-    for i, (s, c) in enumerate(plays):
-        if i:
-            out.append("   ")
-        out.append(seat_name(tr, s, view.seat) + " ")
-        out.append_text(card(c, bold=True))
+def _plays(tr: Translator, view: View, plays: Sequence[tuple[int, int]]) -> list[Text]:
+    """``seat 1 A♥``, one unbreakable piece per card played."""
+    out = []
+    for s, c in plays:
+        piece = Text(seat_name(tr, s, view.seat) + " ")
+        piece.append_text(card(c, bold=True))
+        out.append(piece)
     return out
+
+
+def sides_line(view: View, tr: Translator) -> list[Text] | None:
+    """Who plays with whom as far as this seat knows it, or None in a game of single seats."""
+    rules = view.rules
+    me = view.seat
+    if rules.sides == Sides.SEATS or view.declarer is None:
+        return None
+    if view.phase == Phase.PARTNER_CALL:
+        return None
+    sides = sides_known(view)
+    if sides is not None:
+        mine = [s for s in range(view.seats) if sides[s] == sides[me]]
+        others = [s for s in range(view.seats) if sides[s] != sides[me]]
+        return [
+            Text(" + ".join(seat_name(tr, s, me) for s in mine), style="bold"),
+            Text(tr._("against")),
+            Text(" + ".join(seat_name(tr, s, me) for s in others)),
+        ]
+    # The partner is hidden: the caller only knows the ace; everyone else knows he is not it.
+    assert view.called_ace is not None
+    if me == view.declarer:
+        text = tr._("the holder of {ace}, still hidden").format(ace=card_text(view.called_ace))
+        return [Text(text)]
+    rest = [s for s in range(view.seats) if s not in (me, view.declarer)]
+    return [
+        Text(tr._("not you") + ":", style="bold"),
+        Text(tr._(" or ").join(seat_name(tr, s, me) for s in rest)),
+    ]
 
 
 def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
     """The whole table as this seat sees it."""
-    parts: list[RenderableType] = []
-    me = view.seat
-    head = Table.grid(padding=(0, 2))
-    head.add_column()
-    head.add_column()
-    trump = Text()
-    if view.trump is not None:
-        trump.append_text(suit_text(tr, view.trump))
-    else:
-        trump.append(tr._("not named yet"), style="dim")
-    head.add_row(Text(tr._("Trump (koz)"), style="bold"), trump)
-    if view.rules.turnup_after_round is not None:
-        talon = Text(str(view.talon_size))
-        if view.turnup is not None:
-            talon.append("   " + tr._("turn-up") + " ")
-            talon.append_text(card(view.turnup, bold=True))
-        if view.closed_by is not None:
-            talon.append(
-                "   " + tr._("closed by: {who}").format(who=seat_name(tr, view.closed_by, me)),
-                style="yellow",
-            )
-        elif view.talon_size == 0:
-            talon.append("   " + tr._("used up"), style="dim")
-        head.add_row(Text(tr._("Talon"), style="bold"), talon)
-    head.add_row(Text(tr._("Dealer"), style="bold"), Text(seat_name(tr, view.dealer, me)))
-    if view.declarer is not None and view.rules.sides != Sides.SEATS:
-        role = Text(seat_name(tr, view.declarer, me))
-        if view.rules.sides == Sides.DECLARER or view.solo:
-            role.append("  " + tr._("plays alone"), style="italic")
-        if view.called_ace is not None:
-            role.append("  " + tr._("called") + " ")
-            role.append_text(card(view.called_ace, bold=True))
-            partner = (
-                tr._("partner: unknown")
-                if view.partner is None
-                else tr._("partner: {who}").format(who=seat_name(tr, view.partner, me))
-            )
-            role.append("  " + partner, style="italic")
-        head.add_row(Text(tr._("Declarer"), style="bold"), role)
-    if info.deals is None:
-        title = tr._("{variant} · deal {number} · you are seat {seat}")
-    else:
-        title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
-    title = title.format(variant=info.variant, number=info.deal_number, deals=info.deals, seat=me)
-    if info.rated:
-        title += " · " + tr._("rated")
-    parts.append(Panel(head, title=title, title_align="left", expand=False))
+    return _Table(view, info, tr)
 
-    tricks = _tricks_played(view)
-    if tricks:
-        last = tricks[-1]
-        line = Text(tr._("Last trick") + ": ", style="bold")
-        line.append_text(_cards_line(tr, view, last))
-        winner = trick_winner(last, -1 if view.trump is None else view.trump)
-        line.append("  → " + seat_name(tr, winner, me), style="italic")
-        parts.append(line)
-    table_line = Text(tr._("On the table") + ": ", style="bold")
-    if view.trick:
-        table_line.append_text(_cards_line(tr, view, view.trick))
-    else:
-        table_line.append(tr._("nothing yet"), style="dim")
-    parts.append(table_line)
 
-    news = [
-        announcement(tr, s, me, a, view.trump if MARRY <= a < MARRY + 4 else None)
-        for s, a in view.history
-        if a >= NUM_CARDS
-    ]
-    if news:
-        parts.append(Text(tr._("Announcements") + ": " + "; ".join(news)))
+class _Table:
+    """The table, laid out when the console's width is known (compact below
+    :data:`COMPACT_WIDTH`)."""
 
-    parts.append(_scores(view, info, tr))
-    if view.phase == Phase.TRUMP_CALL and view.my_turn:
-        parts.append(
-            Text(
-                tr._("You see your first {n} cards; name trump.").format(n=len(view.hand)),
-                style="italic",
-            )
+    def __init__(self, view: View, info: TableInfo, tr: Translator) -> None:
+        self.view = view
+        self.info = info
+        self.tr = tr
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.parts(options.max_width < COMPACT_WIDTH)
+
+    def parts(self, compact: bool) -> list[RenderableType]:
+        view, info, tr = self.view, self.info, self.tr
+        parts: list[RenderableType] = []
+        me = view.seat
+        head = Table.grid(padding=(0, 2))
+        head.add_column(no_wrap=True)
+        head.add_column()
+        trump: list[Text] = []
+        if view.trump is not None:
+            trump.append(suit_text(tr, view.trump))
+        else:
+            trump.append(Text(tr._("not named yet"), style="dim"))
+        head.add_row(Text(tr._("Trump"), style="bold"), Flow(trump))
+        if view.rules.turnup_after_round is not None:
+            talon = [Text(str(view.talon_size))]
+            if view.turnup is not None:
+                turnup = Text(tr._("turn-up") + " ")
+                turnup.append_text(card(view.turnup, bold=True))
+                talon.append(turnup)
+            if view.closed_by is not None:
+                who = seat_name(tr, view.closed_by, me)
+                talon.append(Text(tr._("closed by: {who}").format(who=who), style="yellow"))
+            elif view.talon_size == 0:
+                talon.append(Text(tr._("used up"), style="dim"))
+            head.add_row(Text(tr._("Talon"), style="bold"), Flow(talon, gap="   "))
+        head.add_row(Text(tr._("Dealer"), style="bold"), Text(seat_name(tr, view.dealer, me)))
+        if view.declarer is not None and view.rules.sides != Sides.SEATS:
+            role = [Text(seat_name(tr, view.declarer, me))]
+            if view.rules.sides == Sides.DECLARER or view.solo:
+                role.append(Text(tr._("alone"), style="italic"))
+            if view.called_ace is not None:
+                called = Text(tr._("called") + " ")
+                called.append_text(card(view.called_ace, bold=True))
+                role.append(called)
+            head.add_row(Text(tr._("Declarer"), style="bold"), Flow(role))
+            sides = sides_line(view, tr)
+            if sides is not None:
+                label = tr._("Sides") if sides_known(view) is not None else tr._("Partner")
+                head.add_row(Text(label, style="bold"), Flow(sides, gap=" "))
+        if info.deals is None:
+            title = tr._("{variant} · deal {number} · you are seat {seat}")
+        else:
+            title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
+        title = title.format(
+            variant=info.variant, number=info.deal_number, deals=info.deals, seat=me
         )
-    line = Text(tr._("Your hand") + ": ", style="bold")
-    line.append_text(hand_text(view, tr, hand_order(view)))
-    parts.append(line)
-    return Group(*parts)
+        if info.rated:
+            title += " · " + tr._("rated")
+        if compact:
+            parts.append(Flow((Text(t, style="bold") for t in title.split(" · ")), gap=" · "))
+            parts.append(head)
+        else:
+            parts.append(Panel(head, title=title, title_align="left", expand=False))
+
+        tricks = _tricks_played(view)
+        if tricks:
+            last = tricks[-1]
+            winner = trick_winner(last, -1 if view.trump is None else view.trump)
+            pieces = _plays(tr, view, last)
+            pieces.append(Text("→ " + seat_name(tr, winner, me), style="italic"))
+            head_text = Text(tr._("Last trick") + ": ", style="bold")
+            parts.append(Flow(pieces, head=head_text, gap="   "))
+        table_head = Text(tr._("On the table") + ": ", style="bold")
+        if view.trick:
+            parts.append(Flow(_plays(tr, view, view.trick), head=table_head, gap="   "))
+        else:
+            parts.append(Flow([Text(tr._("nothing yet"), style="dim")], head=table_head))
+
+        news = [announced(tr, view, s, a) for s, a in view.history if a >= NUM_CARDS]
+        if news:
+            head_text = Text(tr._("Announcements") + ": ", style="bold")
+            keep = labels(tr, view.seats, me)
+            said = phrase("; ".join(news), keep)
+            parts.append(Flow(said, head=head_text, gap=" "))
+        known = known_line(view, tr)
+        if known is not None:
+            parts.append(known)
+
+        parts.append(_scores(view, info, tr, compact))
+        if view.phase == Phase.TRUMP_CALL and view.my_turn:
+            parts.append(
+                Text(
+                    tr._("You see your first {n} cards; name trump.").format(n=len(view.hand)),
+                    style="italic",
+                )
+            )
+        parts.append(hand_line(view, tr))
+        return parts
 
 
-def _scores(view: View, info: TableInfo, tr: Translator) -> Table:
-    table = Table(box=None, padding=(0, 2), show_edge=False)
-    table.add_column(tr._("player"))
-    table.add_column(tr._("tricks"), justify="right")
+def side_points(view: View) -> list[int] | None:
+    """Each seat's side's pooled points known to count, where the sides are known and are
+    more than single seats (None otherwise)."""
+    sides = sides_known(view)
+    if view.rules.sides == Sides.SEATS or view.declarer is None or sides is None:
+        return None
+    valid = [seat_points(view, s)[0] for s in range(view.seats)]
+    return [
+        sum(valid[t] for t in range(view.seats) if sides[t] == sides[s]) for s in range(view.seats)
+    ]
+
+
+def _scores(view: View, info: TableInfo, tr: Translator, compact: bool = False) -> Table:
+    table = Table(box=None, padding=(0, 1) if compact else (0, 2), show_edge=False)
+    table.add_column(tr._("player"), no_wrap=True)
+    table.add_column(tr._("tricks"), justify="right", no_wrap=True)
+    pooled = side_points(view) if info.show_points else None
     if info.show_points:
-        table.add_column(tr._("points"), justify="right")
+        table.add_column(tr._("points"), justify="right", no_wrap=True)
+    if pooled is not None:
+        table.add_column(tr._("side"), justify="right", no_wrap=True)
     if info.deals is None:
         goal = tr._("game points ({target} wins)").format(target=info.target)
     else:
         goal = tr._("game points (most after {deals} deals wins)").format(deals=info.deals)
-    table.add_column(goal, justify="right")
+    if compact:
+        table.caption = goal
+        table.caption_justify = "left"
+        goal = tr._("game points")
+    table.add_column(goal, justify="right", no_wrap=True)
     for s in range(view.seats):
         name = seat_name(tr, s, view.seat)
-        if info.players[s]:
+        if info.players[s] and not compact:
             name += f" ({info.players[s]})"
         row = [name, str(view.tricks[s])]
         if info.show_points:
             valid, pending = seat_points(view, s)
-            row.append(f"{valid}" + (f" (+{pending} " + tr._("pending") + ")" if pending else ""))
+            if not pending:
+                row.append(str(valid))
+            elif compact:
+                row.append(f"{valid} (+{pending})")
+            else:
+                row.append(f"{valid} (+{pending} " + tr._("pending") + ")")
+        if pooled is not None:
+            row.append(str(pooled[s]))
         row.append(str(info.totals[s]))
         table.add_row(*row, style="bold" if s == view.seat else None)
     return table
 
 
-def render_choices(view: View, tr: Translator) -> Text:
+def render_choices(view: View, tr: Translator) -> RenderableType:
     """The special actions on offer besides the cards, as words and as notation."""
-    out = Text()
+    lines: list[RenderableType] = []
     specials = [a for a in view.legal_actions if a >= NUM_CARDS]
     plays = [a for a in view.legal_actions if a < NUM_CARDS]
     if plays:
-        out.append(
-            tr._("Play a card: its number or its name (e.g. {example}).").format(
-                example=_notation(plays[0]).split()[1].lower()
+        example = ACTION_NAMES[plays[0]].split()[1].lower()
+        text = tr._("Play a card: its number or its name (e.g. {example}).").format(example=example)
+        lines.append(Flow(words(text, keep=example), gap=" "))
+    for a in specials:
+        lines.append(
+            Flow(
+                [Text(ACTION_NAMES[a], style="bold"), Text(action_text(tr, a), style="dim")],
+                head=Text("  "),
+                indent=4,
             )
         )
-    for a in specials:
-        if out:
-            out.append("\n")
-        out.append(f"  {_notation(a)}", style="bold")
-        out.append(f"  {action_text(tr, a)}", style="dim")
-    return out
-
-
-def _notation(action: int) -> str:
-    from sixtysix.core.actions import ACTION_NAMES
-
-    return ACTION_NAMES[action]
-
-
-def render_outcome(
-    outcome: Outcome,
-    seats: int,
-    me: int,
-    totals: Sequence[int],
-    tr: Translator,
-    headline: str = "",
-) -> RenderableType:
-    """A finished deal: how it ended, game points, points and tricks, match totals."""
-    table = Table(box=None, padding=(0, 2), show_edge=False)
-    for col in (tr._("player"), tr._("game points"), tr._("points"), tr._("tricks")):
-        table.add_column(col, justify="right" if col != tr._("player") else "left")
-    table.add_column(tr._("match"), justify="right")
-    for s in range(seats):
-        table.add_row(
-            seat_name(tr, s, me),
-            str(outcome.game_points[s]),
-            str(outcome.points[s]),
-            str(outcome.tricks[s]),
-            str(totals[s]),
-            style="bold" if s == me else None,
-        )
-    title = tr._("Deal over: {reason}").format(reason=reason_text(tr, outcome.reason))
-    body: list[RenderableType] = []
-    if headline:
-        body.append(Text(headline, style="bold yellow"))
-    body.append(table)
-    return Panel(Group(*body), title=title, title_align="left", expand=False)
+    return Group(*lines)

@@ -42,17 +42,23 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
+from sixtysix.play.public import render_first_tricks, strict_news, told
 from sixtysix.play.render import (
     TableInfo,
     card,
     hand_order,
     render_choices,
-    render_outcome,
     render_view,
 )
 from sixtysix.play.screen import InputSource, Screen
+from sixtysix.play.render_outcome import (
+    DealSummary,
+    match_deals,
+    render_match_summary,
+    render_outcome,
+)
 from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import action_text, announcement, card_text, seat_name
+from sixtysix.play.terms import action_text, card_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.play.undo import last_action, take_back
 
@@ -101,6 +107,9 @@ class SessionResult:
 
 
 class Session:
+    #: The deals finished in this session, for the match summary.
+    _deal_log: tuple[DealSummary, ...] = ()
+
     def __init__(
         self,
         setup: GameSetup,
@@ -282,10 +291,11 @@ class Session:
         self.screen.say(text.format(who=who, kind=fault.kind, detail=fault.detail), "red")
 
     def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
-        """Tell the person what just happened, from the person's own views."""
+        """Tell the person what just happened, from the person's own views: the action with
+        the cards it shows everyone, the trick's winner, the cards drawn, and the strict
+        phase once it begins."""
         tr = self.tr
-        trump = after.trump if MARRY <= action < MARRY + 4 else None
-        self.screen.say(announcement(tr, seat, self.me, action, trump))
+        self.screen.show(told(tr, seat, self.me, action, before, after))
         if sum(after.tricks) > sum(before.tricks):
             winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
             gained = after.card_points[winner] - before.card_points[winner]
@@ -301,6 +311,9 @@ class Session:
                 for c in sorted(drawn):
                     text.append_text(card(c, bold=True))
                 self.screen.show(text)
+        strict = strict_news(tr, before, after)
+        if strict is not None:
+            self.screen.say(strict, "yellow")
 
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
@@ -318,7 +331,14 @@ class Session:
             headline = headline.format(
                 points=points, who=seat_name(self.tr, state.history[-1][0], self.me)
             )
-        self.screen.show(render_outcome(outcome, state.n, self.me, self.totals, self.tr, headline))
+        self._deal_log = (
+            *self._deal_log,
+            DealSummary(len(self.record.deals), state.dealer, outcome.reason, outcome.game_points),
+        )
+        # The deal is over: the cards still in the other hands are shown face up.
+        view, hands = state.view(self.me), tuple(state.hands)
+        shown = render_outcome(outcome, view, self.totals, self.tr, self.variant, headline, hands)
+        self.screen.show(shown)
 
     # ----------------------------------------------------------------- the person
 
@@ -387,6 +407,9 @@ class Session:
         kind = command.kind
         if kind is Kind.HELP:
             self.screen.show(self._help(view))
+            return _AGAIN
+        if kind is Kind.TRICKS:
+            self.screen.show(render_first_tricks(view, tr))
             return _AGAIN
         if kind is Kind.HINT:
             if self.setup.rated:
@@ -523,6 +546,8 @@ class Session:
     def _finish_match(self, winners: Sequence[int]) -> SessionResult:
         match_over(self.setup.bots, self.totals, winners)
         tr = self.tr
+        deals = match_deals(self.variant, self.record.deals[: self.completed], self._deal_log)
+        self.screen.show(render_match_summary(deals, self.variant.seats, self.me, tr))
         names = ", ".join(seat_name(tr, s, self.me) for s in winners)
         self.screen.say(tr._("Match over. Winner: {names}.").format(names=names), "bold green")
         score: int | None = None

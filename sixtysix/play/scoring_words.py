@@ -1,0 +1,110 @@
+"""Why a deal scored what it did, in one line of the person's language.
+
+The game points are the variant's (:meth:`Variant.settle`); this module only reads them back
+from the :class:`Outcome` and the finished deal's view: which end it was (``reason``), who
+scored, how much, and the scale behind it. The scale's threshold is read from the core's own
+:func:`~sixtysix.core.outcome.schneider_scale`, never restated here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sixtysix.core.outcome import Outcome, Reason, schneider_scale
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.i18n import Translator
+from sixtysix.play.terms import seat_name
+
+#: The fewest points that keep the losers at the scale's 1 (33): read from the core.
+SCALE_THRESHOLD = next(p for p in range(1000) if schneider_scale(p, 1) == 1)
+
+
+def _names(tr: Translator, seats: Sequence[int], me: int) -> str:
+    return " + ".join(seat_name(tr, s, me) for s in seats)
+
+
+def _option(view: View, name: str) -> object:
+    return dict(view.options).get(name)
+
+
+def scale_fact(tr: Translator, base: int, card_points: bool) -> str:
+    """The losers' position behind 1, 2 or 3 on the scale."""
+    if base == 1:
+        if card_points:
+            return tr._("{threshold} card points or more").format(threshold=SCALE_THRESHOLD)
+        return tr._("{threshold} points or more").format(threshold=SCALE_THRESHOLD)
+    if base == 2:
+        if card_points:
+            return tr._("under {threshold} card points, at least one trick (schneider)").format(
+                threshold=SCALE_THRESHOLD
+            )
+        return tr._("under {threshold} points, at least one trick (schneider)").format(
+            threshold=SCALE_THRESHOLD
+        )
+    return tr._("no trick (schwarz)")
+
+
+def why_line(outcome: Outcome, view: View, variant: Variant, tr: Translator) -> str:
+    """``Why 2: seat 1 — under 33 points, at least one trick (schneider).``"""
+    me = view.seat
+    gp = outcome.game_points
+    points = max(gp)
+    winners = [s for s in range(len(gp)) if gp[s] > 0]
+    losers = [s for s in range(len(gp)) if gp[s] == 0]
+    closer = view.closed_by
+    goal = view.rules.winning_points
+    reason = outcome.reason
+    because: str
+    if reason == Reason.REACHED_66 and winners:
+        base = points
+        doubled = view.solo and (
+            (view.declarer in winners) or _option(view, "solo_loss") == "double"
+        )
+        if doubled and base % 2 == 0:
+            base //= 2
+        card_points = bool(_option(view, "schneider_card_points_only"))
+        fact = scale_fact(tr, base, card_points)
+        scoring = getattr(variant, "scoring", None)
+        if closer is not None and closer in winners and getattr(scoring, "scale_at_close", False):
+            fact = tr._("{fact}, at the moment of closing").format(fact=fact)
+        because = tr._("{who} — {fact}").format(who=_names(tr, losers, me), fact=fact)
+        if doubled:
+            because = tr._("{because}; a solo counts double").format(because=because)
+    elif reason == Reason.FAILED_CLOSE and closer is not None:
+        because = tr._("a failed close by {closer}").format(closer=seat_name(tr, closer, me))
+        if points == 3:
+            because = tr._("{because}, and no trick for {who} at the moment of closing").format(
+                because=because, who=_names(tr, winners, me)
+            )
+    elif reason == Reason.FALSE_CLAIM:
+        because = tr._("a false claim by {who}").format(who=_names(tr, losers, me))
+        if points == 3 and closer in losers:
+            because = tr._("{because}, and no trick for {who} at the moment of closing").format(
+                because=because, who=_names(tr, winners, me)
+            )
+        elif points == 3:
+            because = tr._("{because}, and no trick for {who}").format(
+                because=because, who=_names(tr, winners, me)
+            )
+    elif reason == Reason.LAST_TRICK:
+        because = tr._("nobody reached {goal}; the last trick takes the deal: {who}").format(
+            goal=goal, who=_names(tr, winners, me)
+        )
+    elif reason == Reason.PLAYED_OUT and winners:
+        because = tr._(
+            "the cards ran out with no claim; the highest total of {goal} or more scores 1"
+        ).format(goal=goal)
+    elif reason in (Reason.PLAYED_OUT, Reason.DRAW):
+        because = tr._("nobody reached {goal}: a draw, nobody scores").format(goal=goal)
+    elif reason == Reason.CONCEDED and view.declarer is not None:
+        who = seat_name(tr, view.declarer, me)
+        if points >= 2:
+            because = tr._("a concession by {who} before the first card").format(who=who)
+        else:
+            because = tr._("a concession by {who} after the first card").format(who=who)
+    elif reason == Reason.FORFEIT:
+        because = tr._("a fault forfeits the deal: {who}").format(who=_names(tr, losers, me))
+    else:
+        because = tr._("nobody scores")
+    return tr._("Why {points}: {because}.").format(points=points, because=because)
