@@ -50,13 +50,13 @@ from sixtysix.play.render import (
     render_choices,
     render_view,
 )
-from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.render_outcome import (
     DealSummary,
     match_deals,
     render_match_summary,
     render_outcome,
 )
+from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import action_text, card_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
