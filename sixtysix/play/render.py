@@ -27,7 +27,10 @@ from sixtysix.i18n import Translator
 from sixtysix.play.terms import (
     action_text,
     announcement,
+    bot_label,
     card_text,
+    command_text,
+    news_list,
     reason_text,
     seat_name,
     suit_label,
@@ -152,7 +155,7 @@ def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
         trump.append_text(suit_text(tr, view.trump))
     else:
         trump.append(tr._("not named yet"), style="dim")
-    head.add_row(Text(tr._("Trump (koz)"), style="bold"), trump)
+    head.add_row(Text(tr._("Trump"), style="bold"), trump)
     if view.rules.turnup_after_round is not None:
         talon = Text(str(view.talon_size))
         if view.turnup is not None:
@@ -170,7 +173,10 @@ def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
     if view.declarer is not None and view.rules.sides != Sides.SEATS:
         role = Text(seat_name(tr, view.declarer, me))
         if view.rules.sides == Sides.DECLARER or view.solo:
-            role.append("  " + tr._("plays alone"), style="italic")
+            if view.declarer == me:  # "you play alone": the verb agrees with the person
+                role = Text(tr._("you play alone"), style="italic")
+            else:
+                role.append("  " + tr._("plays alone"), style="italic")
         if view.called_ace is not None:
             role.append("  " + tr._("called") + " ")
             role.append_text(card(view.called_ace, bold=True))
@@ -211,7 +217,7 @@ def render_view(view: View, info: TableInfo, tr: Translator) -> RenderableType:
         if a >= NUM_CARDS
     ]
     if news:
-        parts.append(Text(tr._("Announcements") + ": " + "; ".join(news)))
+        parts.append(Text(tr._("Announcements") + ": " + news_list(tr, news)))
 
     parts.append(_scores(view, info, tr))
     if view.phase == Phase.TRUMP_CALL and view.my_turn:
@@ -241,7 +247,7 @@ def _scores(view: View, info: TableInfo, tr: Translator) -> Table:
     for s in range(view.seats):
         name = seat_name(tr, s, view.seat)
         if info.players[s]:
-            name += f" ({info.players[s]})"
+            name += f" ({bot_label(tr, info.players[s])})"
         row = [name, str(view.tricks[s])]
         if info.show_points:
             valid, pending = seat_points(view, s)
@@ -265,7 +271,7 @@ def render_choices(view: View, tr: Translator) -> Text:
     for a in specials:
         if out:
             out.append("\n")
-        out.append(f"  {_notation(a)}", style="bold")
+        out.append(f"  {command_text(tr, a)}", style="bold")
         out.append(f"  {action_text(tr, a)}", style="dim")
     return out
 

@@ -28,7 +28,7 @@ from rich.text import Text
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
-from sixtysix.core.actions import ACTION_NAMES, MARRY
+from sixtysix.core.actions import MARRY
 from sixtysix.core.cards import NUM_CARDS, marriage_points
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
@@ -42,6 +42,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, parse_input
+from sixtysix.play.moves_help import card_examples, card_legend, variant_moves
 from sixtysix.play.render import (
     TableInfo,
     card,
@@ -51,7 +52,14 @@ from sixtysix.play.render import (
     render_view,
 )
 from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import action_text, announcement, card_text, seat_name
+from sixtysix.play.terms import (
+    action_text,
+    announcement,
+    card_text,
+    command_text,
+    seat_name,
+    word,
+)
 from sixtysix.play.timer import Clock, MoveTimer
 
 
@@ -427,8 +435,8 @@ class Session:
         else:
             consequence = tr._("it would count as a loss (-1)")
         return tr._(
-            "Leaving a rated game is leaving the table: {consequence}. Type quit again to leave."
-        ).format(consequence=consequence)
+            "Leaving a rated game is leaving the table: {consequence}. Type {quit} again to leave."
+        ).format(consequence=consequence, quit=word(tr, "quit"))
 
     def _undo(self, state: DealState) -> bool:
         """Take back the person's last action in this deal (and the bots' replies)."""
@@ -467,7 +475,7 @@ class Session:
         for i, (action, value) in enumerate(values):
             table.add_row(
                 action_text(tr, int(action)),
-                ACTION_NAMES[int(action)],
+                command_text(tr, int(action)),
                 f"{float(value):+.2f}",
                 style="bold green" if i == 0 else None,
             )
@@ -475,23 +483,37 @@ class Session:
 
     def _help(self, view: View) -> RenderableType:
         tr = self.tr
+        order = hand_order(view)
         lines = [
-            tr._("Play a card by its name (as, 10h, Q♥, kd) or by its number in your hand."),
-            tr._(
-                "Other moves: marry H, exchange, close, claim, trump S, trump below,"
-                " partner AD, solo, concede (when the rules allow them)."
-            ),
-            tr._("? help   hint  the expert's view of each move   undo  take back   quit  stop"),
-            tr._(
-                "Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades."
-            ),
+            tr._("Play a card by its number in your hand or by its name: {examples}.").format(
+                examples=card_examples(tr, order)
+            )
         ]
+        moves = variant_moves(self.variant.rules, tr)
+        if moves:
+            lines.append(
+                tr._("Other moves, when the rules allow them: {moves}.").format(
+                    moves=", ".join(moves)
+                )
+            )
+        lines.append(
+            tr._(
+                "{help} help   {hint}  the expert's view of each move   {undo}  take back"
+                "   {quit}  stop"
+            ).format(
+                help=word(tr, "help"),
+                hint=word(tr, "hint"),
+                undo=word(tr, "undo"),
+                quit=word(tr, "quit"),
+            )
+        )
+        lines.append(card_legend(tr))
         if self.setup.rated:
             lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
-        legal = ", ".join(
-            card_text(a) if a < NUM_CARDS else ACTION_NAMES[a] for a in view.legal_actions
-        )
-        lines.append(tr._("Allowed now: {actions}").format(actions=legal))
+        legal = {int(a) for a in view.legal_actions}
+        shown = [card_text(c) for c in order if int(c) in legal]
+        shown += [command_text(tr, a) for a in sorted(legal) if a >= NUM_CARDS]
+        lines.append(tr._("Allowed now: {actions}").format(actions=", ".join(shown)))
         return Text("\n".join(lines))
 
     # ----------------------------------------------------------------- endings
