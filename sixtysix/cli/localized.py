@@ -169,7 +169,8 @@ class _LocalizedHelp(_Reporting):
                 self.help = translate_help(self.help, tr)
             for param, text in saved:
                 if isinstance(param, click.Option) and text:
-                    param.help = tr.text(text)
+                    own = click_catalog.click_text(text, tr.lang)
+                    param.help = tr.text(text) if own is None else own
             yield
         finally:
             self.help = saved_help

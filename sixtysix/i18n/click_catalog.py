@@ -41,6 +41,27 @@ def catalog(lang: str) -> gettext.NullTranslations:
     return gettext.translation(CLICK_DOMAIN, localedir=LOCALE_DIR, languages=[lang])
 
 
+@cache
+def _sources() -> dict[str, str]:
+    """Every translation of a Click message (and the message itself) -> Click's English."""
+    out: dict[str, str] = {}
+    for lang in LANGUAGES[1:]:
+        messages = getattr(catalog(lang), "_catalog", {})
+        for key, text in messages.items():
+            if isinstance(key, str) and key:
+                out[text] = key
+                out[key] = key
+    return out
+
+
+def click_text(text: str, lang: str) -> str | None:
+    """``text`` in ``lang`` when it is one of Click's own messages in any language (Click
+    builds some, like ``--help``'s "Show this message and exit.", once, in the language of the
+    moment); None for any other text."""
+    source = _sources().get(text)
+    return None if source is None else catalog(lang).gettext(source)
+
+
 def use(lang: str | None) -> None:
     """Speak ``lang`` from now on (None: the locale's language)."""
     code = None if lang is None else lang.strip().lower()
