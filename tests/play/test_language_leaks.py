@@ -117,7 +117,6 @@ GLOSSARY = {
     "lines",
     # the commands, typed as they are
     "analyse",
-    "bots",
     "duel",
     "plugins",
     "play",
