@@ -29,6 +29,7 @@ from sixtysix.play.terms import (
     announcement,
     bot_label,
     card_text,
+    card_words,
     command_text,
     news_list,
     reason_text,
@@ -261,11 +262,13 @@ def render_choices(view: View, tr: Translator) -> Text:
     """The special actions on offer besides the cards, as words and as notation."""
     out = Text()
     specials = [a for a in view.legal_actions if a >= NUM_CARDS]
-    plays = [a for a in view.legal_actions if a < NUM_CARDS]
+    legal = {int(a) for a in view.legal_actions}
+    plays = [c for c in hand_order(view) if int(c) in legal]
     if plays:
+        example = card_words(tr, plays[0])
         out.append(
             tr._("Play a card: its number or its name (e.g. {example}).").format(
-                example=_notation(plays[0]).split()[1].lower()
+                example=example.lower() if tr.lang == "en" else example
             )
         )
     for a in specials:
@@ -274,12 +277,6 @@ def render_choices(view: View, tr: Translator) -> Text:
         out.append(f"  {command_text(tr, a)}", style="bold")
         out.append(f"  {action_text(tr, a)}", style="dim")
     return out
-
-
-def _notation(action: int) -> str:
-    from sixtysix.core.actions import ACTION_NAMES
-
-    return ACTION_NAMES[action]
 
 
 def render_outcome(
