@@ -33,10 +33,14 @@ def test_help_headings_and_defaults_in_turkish() -> None:
 def test_the_same_process_switches_back_to_english() -> None:
     run(["play", "--lang", "tr", "--help"])
     code, out = run(["play", "--lang", "en", "--help"])
-    assert out.startswith("Usage: sixtysix play") and "Show this message and exit." in out
+    assert (
+        code == 0
+        and out.startswith("Usage: sixtysix play")
+        and "Show this message and exit." in out
+    )
     assert "Kullanım" not in out and "göster" not in out
     code, out = run(["play", "--help"], "en")
-    assert "Options:" in out and "Seçenekler" not in out
+    assert code == 0 and "Options:" in out and "Seçenekler" not in out
 
 
 @pytest.mark.parametrize(
