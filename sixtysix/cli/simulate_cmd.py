@@ -139,7 +139,10 @@ def simulate(
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
         progress_bar(
-            v.name, total, tr._("matches") if matches is not None else tr._("deals"), progress
+            v.name,
+            total,
+            tr._("matches") if matches is not None else tr.p_("simulate", "games"),
+            progress,
         ) as (advance, start_at),
     ):
         if matches is not None:

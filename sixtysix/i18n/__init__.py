@@ -74,6 +74,12 @@ class Translator:
         """The translation of ``message`` (the English text itself when there is none)."""
         return self._catalog.gettext(message)
 
+    def p_(self, context: str, message: str) -> str:
+        """The translation of ``message`` in ``context``: for a word whose translation
+        depends on where it stands ("games" of a simulation are single deals, "oyun", where
+        the standings' are matches, "maç")."""
+        return self._catalog.pgettext(context, message)
+
     def text(self, message: str) -> str:
         """Translate text that is not marked in the code (option docs, rule summaries): it is
         looked up by its English wording with whitespace collapsed."""

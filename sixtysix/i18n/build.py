@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -54,9 +54,12 @@ def variant_texts() -> list[str]:
 def extract() -> Catalog:
     """Every message of the package and the built-in variants' text."""
     catalog = Catalog(project="sixtysix", domain=DOMAIN)
-    for filename, lineno, message, _comments, _context in extract_from_dir(str(PACKAGE_DIR)):
+    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2)}  # Translator.p_(context, message)
+    found = extract_from_dir(str(PACKAGE_DIR), keywords=keywords)
+    for filename, lineno, message, _comments, context in found:
         if isinstance(message, str) and message:
-            catalog.add(message, locations=[(f"sixtysix/{filename}", lineno)])
+            where = [(f"sixtysix/{filename}", lineno)]
+            catalog.add(message, locations=where, context=context or None)
     for text in variant_texts():
         catalog.add(text, auto_comments=["variant text (sixtysix rules)"])
     from sixtysix.cli.localized import command_texts
