@@ -225,3 +225,26 @@ def test_the_declarer_playing_alone_is_you_play_alone(lang: str, alone: str) -> 
     if lang == "tr":
         assert "rastgele" in text and "random" not in text
     assert "(koz)" not in text or lang == "tr"
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_the_hints_notation_column_is_what_the_player_types(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """A stand-in analysis (every move worth 0): the table's second column is the command."""
+    import sixtysix.play.review as review
+
+    def analyse(view: object) -> list[tuple[int, float]]:
+        return [(int(a), 0.0) for a in view.legal_actions]  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(review, "load_analyser", lambda: analyse)
+    screen = RecordingScreen(width=160)
+    person = ScriptedInput(["hint", "quit"])
+    make_session(make_variant("sixtysix"), person, screen, lang=lang).run()
+    table = screen.text
+    view = person.views[0]
+    tr = Translator(lang)
+    for action in view.legal_actions:
+        assert command_text(tr, int(action)) in table
+    if lang == "tr":
+        assert "oyna " in table and "play " not in table
