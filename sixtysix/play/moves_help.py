@@ -21,10 +21,12 @@ from sixtysix.core.actions import (
     TRUMP,
     TRUMP_BELOW,
 )
-from sixtysix.core.cards import QUEEN, Card, card_id
+from sixtysix.core.cards import NUM_CARDS, QUEEN, Card, card_id
 from sixtysix.core.rules import Rules
+from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text
+from sixtysix.play.render import hand_order
+from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text, word
 
 _ENGLISH_RANKS = ("nine", "jack", "queen", "king", "ten", "ace")
 _ENGLISH_SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -78,3 +80,38 @@ def card_examples(tr: Translator, order: Sequence[Card]) -> str:
 
 def card_legend(tr: Translator) -> str:
     return tr._("Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades.")
+
+
+def help_text(view: View, rules: Rules, rated: bool, tr: Translator) -> str:
+    """What ``?`` shows: how to type a card, the variant's other moves, the session's words,
+    the card legend, and what is allowed now (the cards in the hand's order)."""
+    order = hand_order(view)
+    lines = [
+        tr._("Play a card by its number in your hand or by its name: {examples}.").format(
+            examples=card_examples(tr, order)
+        )
+    ]
+    moves = variant_moves(rules, tr)
+    if moves:
+        lines.append(
+            tr._("Other moves, when the rules allow them: {moves}.").format(moves=", ".join(moves))
+        )
+    lines.append(
+        tr._(
+            "{help} help   {hint}  the expert's view of each move   {undo}  take back"
+            "   {quit}  stop"
+        ).format(
+            help=word(tr, "help"),
+            hint=word(tr, "hint"),
+            undo=word(tr, "undo"),
+            quit=word(tr, "quit"),
+        )
+    )
+    lines.append(card_legend(tr))
+    if rated:
+        lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
+    legal = {int(a) for a in view.legal_actions}
+    shown = [card_text(c) for c in order if int(c) in legal]
+    shown += [command_text(tr, a) for a in sorted(legal) if a >= NUM_CARDS]
+    lines.append(tr._("Allowed now: {actions}").format(actions=", ".join(shown)))
+    return "\n".join(lines)

@@ -29,7 +29,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.actions import MARRY
-from sixtysix.core.cards import NUM_CARDS, marriage_points
+from sixtysix.core.cards import marriage_points
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
 from sixtysix.core.records import DealRecord, Record
@@ -42,7 +42,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, parse_input
-from sixtysix.play.moves_help import card_examples, card_legend, variant_moves
+from sixtysix.play.moves_help import help_text
 from sixtysix.play.render import (
     TableInfo,
     card,
@@ -55,7 +55,6 @@ from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import (
     action_text,
     announcement,
-    card_text,
     command_text,
     seat_name,
     word,
@@ -482,39 +481,7 @@ class Session:
         self.screen.show(table)
 
     def _help(self, view: View) -> RenderableType:
-        tr = self.tr
-        order = hand_order(view)
-        lines = [
-            tr._("Play a card by its number in your hand or by its name: {examples}.").format(
-                examples=card_examples(tr, order)
-            )
-        ]
-        moves = variant_moves(self.variant.rules, tr)
-        if moves:
-            lines.append(
-                tr._("Other moves, when the rules allow them: {moves}.").format(
-                    moves=", ".join(moves)
-                )
-            )
-        lines.append(
-            tr._(
-                "{help} help   {hint}  the expert's view of each move   {undo}  take back"
-                "   {quit}  stop"
-            ).format(
-                help=word(tr, "help"),
-                hint=word(tr, "hint"),
-                undo=word(tr, "undo"),
-                quit=word(tr, "quit"),
-            )
-        )
-        lines.append(card_legend(tr))
-        if self.setup.rated:
-            lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
-        legal = {int(a) for a in view.legal_actions}
-        shown = [card_text(c) for c in order if int(c) in legal]
-        shown += [command_text(tr, a) for a in sorted(legal) if a >= NUM_CARDS]
-        lines.append(tr._("Allowed now: {actions}").format(actions=", ".join(shown)))
-        return Text("\n".join(lines))
+        return Text(help_text(view, self.variant.rules, self.setup.rated, self.tr))
 
     # ----------------------------------------------------------------- endings
 
