@@ -53,13 +53,23 @@ class Integer(click.IntRange):
         if isinstance(value, str):
             text = value.strip()
             if not _INTEGER.fullmatch(text):
-                self.fail(f"{shown(value)} is not a valid integer.", param, ctx)
+                self.fail(
+                    _said("{value} is not a valid integer.").format(value=shown(value)), param, ctx
+                )
             size = len(text.lstrip("+-"))
             limit = min(self.digits or _MAX_DIGITS, _MAX_DIGITS)
             if size > limit:
-                self.fail(f"{shown(value)} has more than {limit} digits.", param, ctx)
+                message = _said("{value} has more than {limit} digits.")
+                self.fail(message.format(value=shown(value), limit=limit), param, ctx)
             value = text
         return super().convert(value, param, ctx)
+
+
+def _said(message: str) -> str:
+    """``message`` in the running command's language (``--lang``, else the locale)."""
+    from sixtysix.cli.localized import current_translator
+
+    return current_translator()._(message)
 
 
 #: ``--seed``: any integer of up to :data:`MAX_SEED_DIGITS` digits (records take the same).

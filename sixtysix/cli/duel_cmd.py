@@ -18,7 +18,8 @@ from sixtysix.cli.common import (
     reports_errors,
 )
 from sixtysix.cli.exec_options import deadline_options, deadlines
-from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.i18n import Translator
 
 
 @click.command(cls=LocalizedCommand)
@@ -53,6 +54,7 @@ from sixtysix.cli.localized import LocalizedCommand
     default=None,
     help="Show a progress bar on stderr (default: when stderr is a terminal).",
 )
+@lang_option()
 @reports_errors
 def duel(
     variant: str,
@@ -67,6 +69,7 @@ def duel(
     move_timeout: float,
     as_json: bool,
     progress: bool | None,
+    lang: str | None,
 ) -> None:
     """Measure BOT_A against BOT_B on VARIANT.
 
@@ -101,8 +104,10 @@ def duel(
     from sixtysix.bots.levels import resolve_player
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
+    from sixtysix.i18n import translator
     from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
+    tr = translator(lang)
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
     limits = deadlines(start_timeout, move_timeout)
@@ -129,10 +134,13 @@ def duel(
     )
 
     bar = Progress(
-        TextColumn(f"[bold]{v.name}[/bold] {contestants[0].label} vs {contestants[1].label}"),
+        TextColumn(
+            f"[bold]{v.name}[/bold] "
+            + tr._("{a} vs {b}").format(a=contestants[0].label, b=contestants[1].label)
+        ),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("deals"),
+        TextColumn(tr._("deals")),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         disable=not show,
@@ -160,12 +168,12 @@ def duel(
         data["options"] = dict(v.options.diff())
         click.echo(json.dumps(data, indent=2))
     else:
-        _print(summary)
+        _print(summary, tr)
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _print(summary: object) -> None:
+def _print(summary: object, tr: Translator) -> None:
     import math
 
     from rich.console import Console
@@ -178,16 +186,24 @@ def _print(summary: object) -> None:
     assert isinstance(summary, DuelSummary)
     s = summary
     console = Console()
-    note = " (interrupted)" if s.interrupted else ""
-    seed = "random" if s.seed is None else str(s.seed)
+    note = " (" + tr._("interrupted") + ")" if s.interrupted else ""
+    seed = tr._("random") if s.seed is None else str(s.seed)
     console.print(
-        f"[bold]{s.variant}[/bold]: {s.labels[A]} vs {s.labels[B]}, {s.deals} deals,"
-        f" {s.games} games, seed {seed}, {s.seconds:.1f} s{note}",
+        f"[bold]{s.variant}[/bold]: "
+        + tr._("{a} vs {b}, {deals} deals, {games} games, seed {seed}, {seconds} s").format(
+            a=s.labels[A],
+            b=s.labels[B],
+            deals=s.deals,
+            games=s.games,
+            seed=seed,
+            seconds=f"{s.seconds:.1f}",
+        )
+        + note,
         highlight=False,
         soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
     if not s.games:
-        console.print("No deal finished.")
+        console.print(tr._("No deal finished."))
         return
 
     def pct(i: Estimate) -> str:
@@ -198,30 +214,39 @@ def _print(summary: object) -> None:
     def num(i: Estimate) -> str:
         if i.low is None or i.high is None or math.isnan(i.value):
             return f"{i.value:.3f}"
-        return f"{i.value:.3f} ({i.low:.3f} to {i.high:.3f})"
+        return tr._("{value} ({low} to {high})").format(
+            value=f"{i.value:.3f}", low=f"{i.low:.3f}", high=f"{i.high:.3f}"
+        )
 
     def ms(t: TimeStats) -> str:
         if not t.moves:
             return "-"
-        return (
-            f"{1000 * t.mean:.2f} / {1000 * t.median:.2f} / {1000 * t.p95:.2f} ms ({t.moves} moves)"
+        return tr._("{mean} / {median} / {p95} ms ({moves} moves)").format(
+            mean=f"{1000 * t.mean:.2f}",
+            median=f"{1000 * t.median:.2f}",
+            p95=f"{1000 * t.p95:.2f}",
+            moves=t.moves,
         )
 
-    table = Table(caption="95% confidence intervals in brackets")
+    table = Table(caption=tr._("95% confidence intervals in brackets"))
     table.add_column("")
     table.add_column(f"A: {s.labels[A]}", justify="right")
     table.add_column(f"B: {s.labels[B]}", justify="right")
-    table.add_row("games won", str(s.wins), str(s.losses))
-    table.add_row("win rate", pct(s.win_rate[A]), pct(s.win_rate[B]))
-    table.add_row("game points per deal", num(s.points[A]), num(s.points[B]))
-    table.add_row("time per move: mean / median / p95", ms(s.times[A]), ms(s.times[B]))
+    table.add_row(tr._("games won"), str(s.wins), str(s.losses))
+    table.add_row(tr._("win rate"), pct(s.win_rate[A]), pct(s.win_rate[B]))
+    table.add_row(tr._("game points per deal"), num(s.points[A]), num(s.points[B]))
+    table.add_row(tr._("time per move: mean / median / p95"), ms(s.times[A]), ms(s.times[B]))
     console.print(table)
     console.print(
-        f"drawn games: {s.draws}; game points per deal, A minus B: {num(s.margin)}",
+        tr._("drawn games: {draws}; game points per deal, A minus B: {margin}").format(
+            draws=s.draws, margin=num(s.margin)
+        ),
         highlight=False,
     )
     if any(s.faults):
         console.print(
-            f"faults (each forfeited a game): A {describe(s.faults[A])}, B {describe(s.faults[B])}",
+            tr._("faults (each forfeited a game): A {a}, B {b}").format(
+                a=describe(s.faults[A]), b=describe(s.faults[B])
+            ),
             highlight=False,
         )

@@ -19,9 +19,11 @@ from typing import Any, TypeVar
 
 import click
 
-from sixtysix.i18n import LANGUAGES, Translator, normalize, translator
+from sixtysix.i18n import LANGUAGES, Translator, click_catalog, normalize, translator
 
 _META_KEY = "sixtysix.lang"
+# Click's own words (Usage:, Options:, Error:...) follow the command's language.
+click_catalog.install()
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -47,7 +49,30 @@ def translate_help(text: str, tr: Translator) -> str:
 def _remember_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is not None:
         ctx.meta[_META_KEY] = value
+        click_catalog.use(value)
     return value
+
+
+def lang_in_args(args: list[str]) -> str | None:
+    """The ``--lang`` value among command-line arguments, read before Click parses them, so
+    that Click's own parsing errors are already in that language (None: not given)."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            value = args[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        if value.strip().lower() in LANGUAGES:
+            return value.strip().lower()
+    return None
+
+
+def current_translator() -> Translator:
+    """The translator of the running command's language (``--lang``, else the locale)."""
+    return translator(click_catalog.language())
 
 
 def lang_option() -> Callable[[F], F]:
@@ -75,7 +100,8 @@ def one_line(exc: click.UsageError) -> click.ClickException:
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         names = ctx.command.get_help_option_names(ctx)
         stop = "" if message.endswith((".", "?", "!", ")")) else "."
-        message += f"{stop} Try '{ctx.command_path} {max(names, key=len)}' for help."
+        hint = click_catalog.click_gettext("Try '{command} {option}' for help.")
+        message += stop + " " + hint.format(command=ctx.command_path, option=max(names, key=len))
     return InputError(message)
 
 
@@ -95,7 +121,7 @@ def _reported() -> Iterator[None]:
 
         # After the terminal's ``^C`` echo, start a line of our own.
         lead = "\n" if stderr_is_terminal() else ""
-        click.echo(f"{lead}Interrupted.", err=True)
+        click.echo(lead + current_translator()._("Interrupted."), err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
 
@@ -109,10 +135,15 @@ class _Reporting(click.Command):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
+        lang = lang_in_args(args)
+        if parent is None or lang is not None:
+            # A new command line (CliRunner runs many in one process): its language afresh.
+            click_catalog.use(lang)
         with _reported():
             if any("\0" in arg for arg in args):
                 # No shell can pass one (argv is C strings); a program calling main() can.
-                raise click.UsageError("an argument contains a NUL character")
+                message = current_translator()._("an argument contains a NUL character")
+                raise click.UsageError(message)
             return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -138,7 +169,8 @@ class _LocalizedHelp(_Reporting):
                 self.help = translate_help(self.help, tr)
             for param, text in saved:
                 if isinstance(param, click.Option) and text:
-                    param.help = tr.text(text)
+                    own = click_catalog.click_text(text, tr.lang)
+                    param.help = tr.text(text) if own is None else own
             yield
         finally:
             self.help = saved_help

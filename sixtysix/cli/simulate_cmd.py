@@ -19,10 +19,11 @@ from sixtysix.cli.common import (
     reports_errors,
 )
 from sixtysix.cli.exec_options import deadline_options, deadlines
-from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
 if TYPE_CHECKING:
+    from sixtysix.i18n import Translator
     from sixtysix.sim.jobs import RunReport
 
 
@@ -76,6 +77,7 @@ if TYPE_CHECKING:
     default=None,
     help="Show a progress bar (default: when stderr is a terminal).",
 )
+@lang_option()
 @reports_errors
 def simulate(
     variant: str,
@@ -94,6 +96,7 @@ def simulate(
     move_timeout: float,
     as_json: bool,
     progress: bool | None,
+    lang: str | None,
 ) -> None:
     """Play many games of VARIANT between computer players and print the totals: win rates
     and mean game points per seat with 95% confidence intervals, and how the deals ended.
@@ -116,25 +119,31 @@ def simulate(
     from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
+    from sixtysix.i18n import translator
     from sixtysix.sim.backends import StopFlag, stop_notice
     from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation
 
+    tr = translator(lang)
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
     limits = deadlines(start_timeout, move_timeout)
     names, bot_specs = parse_bots(reg, bots, v.seats, v.name, v, limits)
     if resume and out is None:
-        raise InputError("--resume needs --out FILE: the file to continue")
+        raise InputError(tr._("--resume needs --out FILE: the file to continue"))
     if matches is not None and out is not None:
-        raise InputError("--out writes one row per game; it cannot be used with --matches")
+        raise InputError(tr._("--out writes one row per game; it cannot be used with --matches"))
     master = Seed(seed)
     total = matches if matches is not None else games
-    unit = "matches" if matches is not None else "games"
     with (
         players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
-        progress_bar(v.name, total, unit, progress) as (advance, start_at),
+        progress_bar(
+            v.name,
+            total,
+            tr._("matches") if matches is not None else tr.p_("simulate", "games"),
+            progress,
+        ) as (advance, start_at),
     ):
         if matches is not None:
             report = run_matches(
@@ -154,16 +163,20 @@ def simulate(
             )
     if report.dropped_bytes:
         click.echo(
-            f"Warning: dropped an incomplete last line of {out} ({report.dropped_bytes} bytes),"
-            " left by a hard stop; that game is played again.",
+            tr._(
+                "Warning: dropped an incomplete last line of {out} ({bytes} bytes), left by a"
+                " hard stop; that game is played again."
+            ).format(out=out, bytes=report.dropped_bytes),
             err=True,
         )
-    _report(v.name, names, report, matches is not None, as_json, seed)
+    _report(v.name, names, report, matches is not None, as_json, seed, tr)
     if report.interrupted:
         if out is not None:
             click.echo(
-                f"Kept {report.summary.games} finished games in {out};"
-                " add --resume to the same command to continue.",
+                tr._(
+                    "Kept {games} finished games in {out}; add --resume to the same command to"
+                    " continue."
+                ).format(games=report.summary.games, out=out),
                 err=True,
             )
         sys.exit(EXIT_INTERRUPTED)
@@ -176,6 +189,7 @@ def _report(
     matches: bool,
     as_json: bool,
     seed: int | None,
+    tr: Translator,
 ) -> None:
     summary = report.summary
     unit = "matches" if matches else "games"
@@ -204,17 +218,40 @@ def _report(
 
     console = Console()
     n = summary.games
-    rate = f", {report.rate:,.0f} {unit}/s" if report.rate else ""
+    rate = ""
+    if report.rate:
+        per_second = tr._("{rate} matches/s") if matches else tr._("{rate} games/s")
+        rate = ", " + per_second.format(rate=f"{report.rate:,.0f}")
     notes = []
     if report.resumed:
-        notes.append(f"{report.resumed} read from {report.out}")
+        notes.append(tr._("{count} read from {out}").format(count=report.resumed, out=report.out))
     if report.interrupted:
-        notes.append("interrupted")
+        notes.append(tr._("interrupted"))
     note = f" ({'; '.join(notes)})" if notes else ""
-    workers = f"{report.workers} worker{'s' if report.workers != 1 else ''}"
+    workers = tr._("1 worker") if report.workers == 1 else tr._("{n} workers")
+    head = (
+        tr._(
+            "{n} matches, {deals} deals; played {played} in {seconds} s{rate} on {backend}"
+            " ({workers})"
+        )
+        if matches
+        else tr._(
+            "{n} games, {deals} deals; played {played} in {seconds} s{rate} on {backend}"
+            " ({workers})"
+        )
+    )
     console.print(
-        f"[bold]{name}[/bold]: {n} {unit}, {summary.deals} deals; played {report.played} in "
-        f"{report.seconds:.2f} s{rate} on {report.backend} ({workers}){note}",
+        f"[bold]{name}[/bold]: "
+        + head.format(
+            n=n,
+            deals=summary.deals,
+            played=report.played,
+            seconds=f"{report.seconds:.2f}",
+            rate=rate,
+            backend=report.backend,
+            workers=workers.format(n=report.workers),
+        )
+        + note,
         highlight=False,
         soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
@@ -226,7 +263,16 @@ def _report(
 
     table = Table()
     # Totals of game points are in --json; the mean per deal is what compares.
-    columns = ("seat", "bot", f"{unit} won", "win %", "95% CI", "game pts/deal", "95% CI")
+    won = tr._("matches won") if matches else tr._("games won")
+    columns = (
+        tr._("seat"),
+        tr._("bot"),
+        won,
+        tr._("win %"),
+        tr._("95% CI"),
+        tr._("game pts/deal"),
+        tr._("95% CI"),
+    )
     for col in columns:
         table.add_column(col, justify="right")
     for s in range(summary.seats):
@@ -242,22 +288,27 @@ def _report(
             ci(mean.low, mean.high, 1, 3),
         )
     console.print(table)
-    reasons = Table(title="How the deals ended")
-    reasons.add_column("reason")
-    reasons.add_column("deals", justify="right")
+    from sixtysix.play.terms import reason_text
+
+    reasons = Table(title=tr._("How the deals ended"))
+    reasons.add_column(tr._("reason"))
+    reasons.add_column(tr._("deals"), justify="right")
     reasons.add_column("%", justify="right")
     for reason, count in sorted(summary.reasons.items(), key=lambda kv: -kv[1]):
-        reasons.add_row(reason, str(count), f"{100 * count / summary.deals:.1f}")
+        reasons.add_row(reason_text(tr, reason), str(count), f"{100 * count / summary.deals:.1f}")
     console.print(reasons)
     if summary.faults:
         from sixtysix.core.turn import describe
 
         console.print(
-            "Faults (each forfeited a deal): "
-            + "; ".join(
-                f"seat {s} ({bot_names[s]}) {describe(summary.faults_of(s))}"
-                for s in range(summary.seats)
-                if summary.faults_of(s)
+            tr._("Faults (each forfeited a deal): {faults}").format(
+                faults="; ".join(
+                    tr._("seat {seat} ({bot}) {faults}").format(
+                        seat=s, bot=bot_names[s], faults=describe(summary.faults_of(s))
+                    )
+                    for s in range(summary.seats)
+                    if summary.faults_of(s)
+                )
             ),
             highlight=False,
         )

@@ -18,10 +18,11 @@ from sixtysix.cli.common import (
     reports_errors,
 )
 from sixtysix.cli.exec_options import deadline_options, deadlines
-from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
 
 if TYPE_CHECKING:
+    from sixtysix.i18n import Translator
     from sixtysix.sim.tournament import BotStanding, TournamentReport
 
 #: The most bootstrap resamples: far past where the intervals stop moving.
@@ -73,6 +74,7 @@ MAX_BOOTSTRAP = 100_000
     default=None,
     help="Show a progress bar (default: when stderr is a terminal).",
 )
+@lang_option()
 @reports_errors
 def tournament(
     variant: str,
@@ -90,6 +92,7 @@ def tournament(
     move_timeout: float,
     as_json: bool,
     progress: bool | None,
+    lang: str | None,
 ) -> None:
     """Play a round robin between bots on VARIANT and rate them.
 
@@ -110,10 +113,12 @@ def tournament(
     from sixtysix.bots.external import players_closed
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
+    from sixtysix.i18n import translator
     from sixtysix.sim.backends import StopFlag, stop_notice
     from sixtysix.sim.output import bot_label
     from sixtysix.sim.tournament import Tournament, TournamentJob, run_tournament
 
+    tr = translator(lang)
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
     limits = deadlines(start_timeout, move_timeout)
@@ -129,18 +134,22 @@ def tournament(
         players_closed(),
         build_backend(backend, workers, address) as engine,
         StopFlag(stop_notice) as stop,
-        progress_bar(v.name, deals, "deals", progress) as (advance, _),
+        progress_bar(v.name, deals, tr._("deals"), progress) as (advance, _),
     ):
         report = run_tournament(contest, deals, engine, stop, advance)
     if contest.deals == 0:
-        click.echo("Stopped before any deal was finished.", err=True)
+        click.echo(tr._("Stopped before any deal was finished."), err=True)
         sys.exit(EXIT_INTERRUPTED)
     standings = contest.standings(bootstrap)
     if plot is not None:
         from sixtysix.sim.plot import plot_ratings
 
-        plot_ratings(standings, plot, f"{v.name}: {contest.deals} deals, 95% intervals")
-    _report(v.name, report, standings, seed, as_json, plot)
+        plot_ratings(
+            standings,
+            plot,
+            f"{v.name}: " + tr._("{deals} deals, 95% intervals").format(deals=contest.deals),
+        )
+    _report(v.name, report, standings, seed, as_json, plot, tr)
     if report.interrupted:
         sys.exit(EXIT_INTERRUPTED)
 
@@ -152,6 +161,7 @@ def _report(
     seed: int | None,
     as_json: bool,
     plot: Path | None,
+    tr: Translator,
 ) -> None:
     contest = report.tournament
     games = contest.deals * contest.job.games_per_deal
@@ -182,21 +192,44 @@ def _report(
     from sixtysix.core.turn import describe
 
     console = Console()
-    note = " (interrupted)" if report.interrupted else ""
+    note = " (" + tr._("interrupted") + ")" if report.interrupted else ""
     console.print(
-        f"[bold]{name}[/bold]: {len(contest.names)} bots, {contest.deals} deals x "
-        f"{len(contest.job.tables)} tables x {contest.job.variant.seats} seatings = {games} games"
-        f" in {report.seconds:.1f} s on {report.backend} ({_workers(report.workers)}){note}",
+        f"[bold]{name}[/bold]: "
+        + tr._(
+            "{bots} bots, {deals} deals x {tables} tables x {seatings} seatings = {games} games"
+            " in {seconds} s on {backend} ({workers})"
+        ).format(
+            bots=len(contest.names),
+            deals=contest.deals,
+            tables=len(contest.job.tables),
+            seatings=contest.job.variant.seats,
+            games=games,
+            seconds=f"{report.seconds:.1f}",
+            backend=report.backend,
+            workers=_workers(report.workers, tr),
+        )
+        + note,
         highlight=False,
         soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
 
     def ci(low: float | None, high: float | None, fmt: str) -> str:
-        return "-" if low is None or high is None else f"{low:{fmt}} to {high:{fmt}}"
+        if low is None or high is None:
+            return "-"
+        return tr._("{low} to {high}").format(low=f"{low:{fmt}}", high=f"{high:{fmt}}")
 
-    table = Table(title="Ratings (Bradley-Terry, Elo scale, mean 0)")
-    for col in ("#", "bot", "rating", "95% CI", "score %", "game pts/game", "games"):
-        table.add_column(col, justify="right" if col != "bot" else "left")
+    table = Table(title=tr._("Ratings (Bradley-Terry, Elo scale, mean 0)"))
+    columns = (
+        "#",
+        tr._("bot"),
+        tr._("rating"),
+        tr._("95% CI"),
+        tr._("score %"),
+        tr._("game pts/game"),
+        tr._("games"),
+    )
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 1 else "right")
     for rank, s in enumerate(standings, start=1):
         table.add_row(
             str(rank),
@@ -210,11 +243,12 @@ def _report(
     console.print(table)
     if contest.tally.faults:
         console.print(
-            "Faults (each forfeited a game): "
-            + "; ".join(f"{s.name} {describe(s.faults)}" for s in standings if s.faults),
+            tr._("Faults (each forfeited a game): {faults}").format(
+                faults="; ".join(f"{s.name} {describe(s.faults)}" for s in standings if s.faults)
+            ),
             highlight=False,
         )
-    pairs = Table(title="Head to head: the row bot's score % against the column bot")
+    pairs = Table(title=tr._("Head to head: the row bot's score % against the column bot"))
     pairs.add_column("")
     for n in contest.names:
         pairs.add_column(n, justify="right")
@@ -226,12 +260,12 @@ def _report(
         pairs.add_row(a, *(_pct(score.get((a, b))) for b in contest.names))
     console.print(pairs)
     if plot is not None:
-        console.print(f"Chart written to {plot}", highlight=False)
+        console.print(tr._("Chart written to {path}").format(path=plot), highlight=False)
 
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}"
 
 
-def _workers(n: int) -> str:
-    return f"{n} worker" if n == 1 else f"{n} workers"
+def _workers(n: int, tr: Translator) -> str:
+    return tr._("1 worker") if n == 1 else tr._("{n} workers").format(n=n)

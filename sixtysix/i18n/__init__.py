@@ -31,9 +31,13 @@ def N_(message: str) -> str:
 
 
 def default_language(environ: Mapping[str, str] | None = None) -> str:
-    """The language from the locale variables, as gettext reads them: LANGUAGE, LC_ALL,
-    LC_MESSAGES, LANG. ``tr_TR.UTF-8`` gives Turkish; anything else English."""
+    """The language from ``SIXTYSIX_LANG`` (``en`` or ``tr``: this program alone), else from
+    the locale variables, as gettext reads them: LANGUAGE, LC_ALL, LC_MESSAGES, LANG.
+    ``tr_TR.UTF-8`` gives Turkish; anything else English."""
     env = os.environ if environ is None else environ
+    own = env.get("SIXTYSIX_LANG", "").strip().lower()
+    if own in LANGUAGES:
+        return own
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(name, "")
         if not value:
@@ -69,6 +73,12 @@ class Translator:
     def _(self, message: str) -> str:
         """The translation of ``message`` (the English text itself when there is none)."""
         return self._catalog.gettext(message)
+
+    def p_(self, context: str, message: str) -> str:
+        """The translation of ``message`` in ``context``: for a word whose translation
+        depends on where it stands ("games" of a simulation are single deals, "oyun", where
+        the standings' are matches, "maç")."""
+        return self._catalog.pgettext(context, message)
 
     def text(self, message: str) -> str:
         """Translate text that is not marked in the code (option docs, rule summaries): it is

@@ -2,6 +2,7 @@
 
     python -m sixtysix.i18n.build update    # extract messages, merge them into every .po
     python -m sixtysix.i18n.build compile   # compile every .po into the .mo shipped beside it
+                                            # (sixtysix.po, and click.po: Click's own words)
 
 Messages come from two places: strings marked with ``_()``/``N_()`` in the package, and the
 text of the built-in variants that ``sixtysix rules`` shows (descriptions, rule summaries and
@@ -17,11 +18,12 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from sixtysix.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, normalize
+from sixtysix.i18n.click_catalog import CLICK_DOMAIN
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 BUILTIN_VARIANTS = (
@@ -52,9 +54,12 @@ def variant_texts() -> list[str]:
 def extract() -> Catalog:
     """Every message of the package and the built-in variants' text."""
     catalog = Catalog(project="sixtysix", domain=DOMAIN)
-    for filename, lineno, message, _comments, _context in extract_from_dir(str(PACKAGE_DIR)):
+    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2)}  # Translator.p_(context, message)
+    found = extract_from_dir(str(PACKAGE_DIR), keywords=keywords)
+    for filename, lineno, message, _comments, context in found:
         if isinstance(message, str) and message:
-            catalog.add(message, locations=[(f"sixtysix/{filename}", lineno)])
+            where = [(f"sixtysix/{filename}", lineno)]
+            catalog.add(message, locations=where, context=context or None)
     for text in variant_texts():
         catalog.add(text, auto_comments=["variant text (sixtysix rules)"])
     from sixtysix.cli.localized import command_texts
@@ -64,23 +69,28 @@ def extract() -> Catalog:
     return catalog
 
 
-def po_path(lang: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+#: The catalogs compiled: the package's own, and Click's words (kept by hand, never updated
+#: from the code: its msgids are Click's, see :mod:`sixtysix.i18n.click_catalog`).
+DOMAINS = (DOMAIN, CLICK_DOMAIN)
 
 
-def mo_path(lang: str) -> Path:
-    return po_path(lang).with_suffix(".mo")
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def read_catalog(lang: str) -> Catalog:
-    with po_path(lang).open("rb") as fh:
-        return read_po(fh, locale=lang, domain=DOMAIN)
+def mo_path(lang: str, domain: str = DOMAIN) -> Path:
+    return po_path(lang, domain).with_suffix(".mo")
 
 
-def compiled(lang: str) -> bytes:
-    """The .mo bytes the .po of ``lang`` compiles to."""
+def read_catalog(lang: str, domain: str = DOMAIN) -> Catalog:
+    with po_path(lang, domain).open("rb") as fh:
+        return read_po(fh, locale=lang, domain=domain)
+
+
+def compiled(lang: str, domain: str = DOMAIN) -> bytes:
+    """The .mo bytes the .po of ``lang`` (in ``domain``) compiles to."""
     out = io.BytesIO()
-    write_mo(out, read_catalog(lang))
+    write_mo(out, read_catalog(lang, domain))
     return out.getvalue()
 
 
@@ -105,7 +115,8 @@ def update() -> None:
 
 def compile_all() -> None:
     for lang in LANGUAGES[1:]:
-        mo_path(lang).write_bytes(compiled(lang))
+        for domain in DOMAINS:
+            mo_path(lang, domain).write_bytes(compiled(lang, domain))
 
 
 def main(argv: list[str]) -> int:

@@ -70,6 +70,10 @@ def why_illegal(view: View, action: int, tr: Translator) -> str:
                 suit=suit_name(tr, suit)
             )
         return tr._("Call a partner by an ace (e.g. partner AD), or play solo.")
+    if TRUMP <= action <= TRUMP_BELOW and not view.rules.trump_call:
+        return tr._("There is no trump call in this game: trump is the suit of the turn-up.")
+    if PARTNER <= action <= SOLO and not view.rules.partner_call:
+        return tr._("There is no partner call in this game.")
     if TRUMP <= action <= SOLO:
         return tr._("Trump and partner are already settled.")
     if action < NUM_CARDS:
@@ -104,12 +108,15 @@ def why_illegal(view: View, action: int, tr: Translator) -> str:
             return tr._("The talon is too small for the exchange (fewer than {n} cards).").format(
                 n=rules.exchange_min_talon
             )
+        assert view.trump is not None
+        needed = card_id(rules.exchange_rank, view.trump)
+        if needed not in view.hand:
+            return tr._("You do not hold the trump card for the exchange ({card}).").format(
+                card=card_text(needed)
+            )
         if rules.exchange_needs_trick and not view.tricks[view.seat]:
             return tr._("You must win a trick before the exchange.")
-        assert view.trump is not None
-        return tr._("You do not hold the trump card for the exchange ({card}).").format(
-            card=card_text(card_id(rules.exchange_rank, view.trump))
-        )
+        return tr._("That is not allowed now.")
     if action == CLOSE:
         if not rules.closing:
             return tr._("There is no closing in this game.")

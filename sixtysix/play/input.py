@@ -1,12 +1,15 @@
-"""Reading what the player types, forgivingly.
+"""Reading what the player types, forgivingly, in either language.
 
-A card alone plays it (``as``, ``10h``, ``Q♥``, ``th``), and so does its number in the hand as
-displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry H``,
-``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
-``concede``), with Turkish aliases (``kapat``, ``koz kupa``, ``yalnız``...). A suit alone names
-trump during the trump call, an ace alone calls the partner during the partner call. ``?``,
-``hint``, ``undo``, ``rules``, ``tricks`` and ``quit`` (and their Turkish words) control the
-session.
+A card alone plays it (``10h``, ``Q♥``, ``th``, ``as`` for A♠ in English; in words ``queen
+hearts``, ``kız kupa``, ``kupa 9``: :mod:`sixtysix.play.card_words`), and so does its number in
+the hand as displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry
+H``, ``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
+``concede``), and so do the Turkish words the Turkish screen shows
+(:data:`sixtysix.play.terms.COMMAND_WORDS`: ``oyna papaz kupa``, ``evlilik kupa``, ``değiş``,
+``kapat``, ``kafi``, ``koz kupa``, ``koz alttan``, ``ortak karo``, ``yalnız``, ``bırak``). A
+suit alone names trump during the trump call, an ace alone calls the partner during the
+partner call. ``?``, ``hint``, ``undo``, ``rules``, ``tricks`` and ``quit`` (and their Turkish
+words) control the session.
 
 Parsing only reads; whether the action is legal is for the session to decide, so every message
 here is about notation and says what would have been understood.
@@ -29,11 +32,12 @@ from sixtysix.core.actions import (
     TRUMP,
     TRUMP_BELOW,
 )
-from sixtysix.core.cards import ACE, Card, parse_card
-from sixtysix.core.errors import NotationError
+from sixtysix.core.cards import ACE, Card
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
+from sixtysix.play.card_words import RANK_WORDS, SUIT_WORDS, CardWordProblem, read_card
+from sixtysix.play.terms import command_text
 
 
 class Kind(Enum):
@@ -118,34 +122,7 @@ VERBS = {
 }
 _BARE = {"exchange": EXCHANGE, "close": CLOSE, "claim": CLAIM, "solo": SOLO, "concede": CONCEDE}
 
-_SUIT_WORDS = {
-    "c": 0,
-    "♣": 0,
-    "♧": 0,
-    "club": 0,
-    "clubs": 0,
-    "sinek": 0,
-    "ispati": 0,
-    "d": 1,
-    "♦": 1,
-    "♢": 1,
-    "diamond": 1,
-    "diamonds": 1,
-    "karo": 1,
-    "h": 2,
-    "♥": 2,
-    "♡": 2,
-    "heart": 2,
-    "hearts": 2,
-    "kupa": 2,
-    "s": 3,
-    "♠": 3,
-    "♤": 3,
-    "spade": 3,
-    "spades": 3,
-    "maça": 3,
-    "maca": 3,
-}
+_SUIT_WORDS = SUIT_WORDS
 _BELOW = {"below", "alttan", "alt"}
 
 
@@ -161,30 +138,33 @@ def parse_input(text: str, view: View, hand_order: Sequence[Card], tr: Translato
     words = low.split()
     verb = VERBS.get(words[0])
     if verb is not None:
-        return Command(Kind.ACTION, _verb(verb, words[1:], raw, view, hand_order, tr))
-    if len(words) == 1:
-        action = _bare(words[0], view, hand_order, tr)
-        if action is not None:
-            return Command(Kind.ACTION, action)
+        return Command(Kind.ACTION, _verb(verb, words[0], words[1:], view, hand_order, tr))
+    action = _bare(words, view, hand_order, tr)
+    if action is not None:
+        return Command(Kind.ACTION, action)
     raise InputProblem(tr._("I do not understand {text!r}. Type ? for help.").format(text=raw))
 
 
 def _verb(
     verb: str,
+    typed: str,
     args: list[str],
-    raw: str,
     view: View,
     hand_order: Sequence[Card],
     tr: Translator,
 ) -> int:
     if verb in _BARE:
         if args:
-            raise InputProblem(tr._("{verb!r} takes nothing after it.").format(verb=verb))
+            raise InputProblem(tr._("{verb!r} takes nothing after it.").format(verb=typed))
         return _BARE[verb]
+    if verb in ("play", "partner") and len(args) == 2:
+        card = _card_words(args, hand_order, tr)
+        if card is not None:
+            return card if verb == "play" else _partner(card, tr)
     if len(args) != 1:
         raise InputProblem(
             tr._("{verb!r} needs one thing after it, e.g. {example}.").format(
-                verb=verb, example=_EXAMPLES[verb]
+                verb=typed, example=command_text(tr, _EXAMPLES[verb])
             )
         )
     arg = args[0]
@@ -199,29 +179,54 @@ def _verb(
     # partner: an ace, or just its suit
     suit = _SUIT_WORDS.get(arg)
     if suit is None:
-        card = _card(arg, hand_order, tr)
-        if card % 6 != ACE:
-            raise InputProblem(tr._("A partner is called by an ace, e.g. partner AD.").format())
-        suit = card // 6
+        return _partner(_card(arg, hand_order, tr), tr)
     return PARTNER + suit
 
 
-_EXAMPLES = {"play": "play QH", "marry": "marry H", "trump": "trump S", "partner": "partner AD"}
+def _partner(card: int, tr: Translator) -> int:
+    if card % 6 != ACE:
+        raise InputProblem(
+            tr._("A partner is called by an ace, e.g. {example}.").format(
+                example=command_text(tr, PARTNER + 1)
+            )
+        )
+    return PARTNER + card // 6
 
 
-def _bare(word: str, view: View, hand_order: Sequence[Card], tr: Translator) -> int | None:
-    """A card, a hand number, a suit or ``below`` typed alone; None if it is none of these."""
-    if _number(word):
+#: The action each verb's example shows: the queen of hearts, hearts, spades, A♦.
+_EXAMPLES = {"play": 14, "marry": MARRY + 2, "trump": TRUMP + 3, "partner": PARTNER + 1}
+
+
+def _card_words(words: list[str], hand_order: Sequence[Card], tr: Translator) -> int | None:
+    try:
+        card = read_card(words, hand_order, tr)
+    except CardWordProblem as problem:
+        raise InputProblem(str(problem)) from None
+    return None if card is None else int(card)
+
+
+def _bare(words: list[str], view: View, hand_order: Sequence[Card], tr: Translator) -> int | None:
+    """A card (a word or two), a hand number, a suit or ``below`` typed alone; None if it is
+    none of these."""
+    word = words[0]
+    if len(words) == 1 and _number(word):
         return _card(word, hand_order, tr)
     phase = view.phase
-    if phase == Phase.TRUMP_CALL:
+    if len(words) == 1 and phase == Phase.TRUMP_CALL:
         if word in _BELOW:
             return TRUMP_BELOW
         if word in _SUIT_WORDS:
             return TRUMP + _SUIT_WORDS[word]
-    try:
-        card = int(parse_card(word))
-    except NotationError:
+    lone_ace = len(words) == 1 and RANK_WORDS.get(word) == ACE
+    # In English "as" is A♠ itself; any other lone ace word names no suit to call.
+    if phase == Phase.PARTNER_CALL and lone_ace and (tr.lang != "en" or word != "as"):
+        raise InputProblem(
+            tr._("Which ace? Name its suit, e.g. {example}.").format(
+                example=command_text(tr, PARTNER + 1)
+            )
+        )
+    card = _card_words(words, hand_order, tr)
+    if card is None:
         return None
     if phase == Phase.PARTNER_CALL and card % 6 == ACE:
         return PARTNER + card // 6
@@ -243,19 +248,23 @@ def _card(arg: str, hand_order: Sequence[Card], tr: Translator) -> int:
                 tr._(
                     "There is no card number {number}: your hand is numbered 1 to {count}."
                 ).format(number=arg if len(arg) <= 12 else arg[:9] + "...", count=len(hand_order))
+                if len(hand_order) > 1
+                else tr._("There is no card number {number}: you have one card, number 1.").format(
+                    number=arg if len(arg) <= 12 else arg[:9] + "..."
+                )
                 if hand_order
                 else tr._("You have no cards to choose by number.")
             )
         return int(hand_order[number - 1])
-    try:
-        return int(parse_card(arg))
-    except NotationError:
+    card = _card_words([arg], hand_order, tr)
+    if card is None:
         raise InputProblem(
             tr._(
                 "{text!r} is not a card: type the rank (9 J Q K 10 A) and the suit"
                 " (C D H S or ♣ ♦ ♥ ♠), e.g. 10h or Q♥."
             ).format(text=arg)
-        ) from None
+        )
+    return card
 
 
 def _suit(arg: str, tr: Translator) -> int:

@@ -18,7 +18,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
@@ -29,7 +28,11 @@ from sixtysix.play.layout import COMPACT_WIDTH, Flow, phrase, words
 from sixtysix.play.public import SUIT_STYLES, announced, card_piece, known_line, labels
 from sixtysix.play.terms import (
     action_text,
+    bot_label,
     card_text,
+    card_words,
+    command_text,
+    news_list,
     seat_name,
     suit_label,
 )
@@ -249,7 +252,11 @@ class _Table:
         if view.declarer is not None and view.rules.sides != Sides.SEATS:
             role = [Text(seat_name(tr, view.declarer, me))]
             if view.rules.sides == Sides.DECLARER or view.solo:
-                role.append(Text(tr._("alone"), style="italic"))
+                # The verb agrees with the person: "you play alone", "seat 2 plays alone".
+                if view.declarer == me:
+                    role = [Text(tr._("you play alone"), style="italic")]
+                else:
+                    role.append(Text(tr._("plays alone"), style="italic"))
             if view.called_ace is not None:
                 called = Text(tr._("called") + " ")
                 called.append_text(card(view.called_ace, bold=True))
@@ -292,7 +299,7 @@ class _Table:
         if news:
             head_text = Text(tr._("Announcements") + ": ", style="bold")
             keep = labels(tr, view.seats, me)
-            said = phrase("; ".join(news), keep)
+            said = phrase(news_list(tr, news), keep)
             parts.append(Flow(said, head=head_text, gap=" "))
         known = known_line(view, tr)
         if known is not None:
@@ -343,7 +350,7 @@ def _scores(view: View, info: TableInfo, tr: Translator, compact: bool = False) 
     for s in range(view.seats):
         name = seat_name(tr, s, view.seat)
         if info.players[s] and not compact:
-            name += f" ({info.players[s]})"
+            name += f" ({bot_label(tr, info.players[s])})"
         row = [name, str(view.tricks[s])]
         if info.show_points:
             valid, pending = seat_points(view, s)
@@ -364,15 +371,18 @@ def render_choices(view: View, tr: Translator) -> RenderableType:
     """The special actions on offer besides the cards, as words and as notation."""
     lines: list[RenderableType] = []
     specials = [a for a in view.legal_actions if a >= NUM_CARDS]
-    plays = [a for a in view.legal_actions if a < NUM_CARDS]
+    legal = {int(a) for a in view.legal_actions}
+    plays = [c for c in hand_order(view) if int(c) in legal]
     if plays:
-        example = ACTION_NAMES[plays[0]].split()[1].lower()
+        example = card_words(tr, plays[0])
+        if tr.lang == "en":
+            example = example.lower()
         text = tr._("Play a card: its number or its name (e.g. {example}).").format(example=example)
         lines.append(Flow(words(text, keep=example), gap=" "))
     for a in specials:
         lines.append(
             Flow(
-                [Text(ACTION_NAMES[a], style="bold"), Text(action_text(tr, a), style="dim")],
+                [Text(command_text(tr, a), style="bold"), Text(action_text(tr, a), style="dim")],
                 head=Text("  "),
                 indent=4,
             )

@@ -28,8 +28,8 @@ from rich.text import Text
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
-from sixtysix.core.actions import ACTION_NAMES, CONCEDE, MARRY
-from sixtysix.core.cards import NUM_CARDS, marriage_points
+from sixtysix.core.actions import CONCEDE, MARRY
+from sixtysix.core.cards import marriage_points
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
 from sixtysix.core.records import DealRecord, Record
@@ -42,6 +42,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
+from sixtysix.play.moves_help import help_text
 from sixtysix.play.public import render_first_tricks, strict_news, told
 from sixtysix.play.render import (
     TableInfo,
@@ -58,7 +59,11 @@ from sixtysix.play.render_outcome import (
 )
 from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import action_text, card_text, seat_name
+from sixtysix.play.terms import (
+    action_text,
+    command_text,
+    seat_name,
+)
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.play.undo import last_action, take_back
 
@@ -514,32 +519,14 @@ class Session:
         for i, (action, value) in enumerate(values):
             table.add_row(
                 action_text(tr, int(action)),
-                ACTION_NAMES[int(action)],
+                command_text(tr, int(action)),
                 f"{float(value):+.2f}",
                 style="bold green" if i == 0 else None,
             )
         self.screen.show(table)
 
     def _help(self, view: View) -> RenderableType:
-        tr = self.tr
-        lines = [
-            tr._("Play a card by its name (as, 10h, Q♥, kd) or by its number in your hand."),
-            tr._(
-                "Other moves: marry H, exchange, close, claim, trump S, trump below,"
-                " partner AD, solo, concede (when the rules allow them)."
-            ),
-            tr._("? help   hint  the expert's view of each move   undo  take back   quit  stop"),
-            tr._(
-                "Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades."
-            ),
-        ]
-        if self.setup.rated:
-            lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
-        legal = ", ".join(
-            card_text(a) if a < NUM_CARDS else ACTION_NAMES[a] for a in view.legal_actions
-        )
-        lines.append(tr._("Allowed now: {actions}").format(actions=legal))
-        return Text("\n".join(lines))
+        return Text(help_text(view, self.variant.rules, self.setup.rated, self.tr))
 
     # ----------------------------------------------------------------- endings
 

@@ -73,6 +73,15 @@ class TerminalInput:
         self.out = out if out is not None else sys.stdout
 
     def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
+        try:
+            return self._read(prompt, tick)
+        except KeyboardInterrupt:
+            # The terminal has echoed ``^C`` after the prompt: what follows starts a line.
+            self.out.write("\n")
+            self.out.flush()
+            raise
+
+    def _read(self, prompt: str, tick: Callable[[], bool] | None) -> str | None:
         if tick is None:
             self.out.write(prompt)
             self.out.flush()

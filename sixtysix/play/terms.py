@@ -7,6 +7,7 @@ languages, since that is also what the player types; everything said about them 
 from __future__ import annotations
 
 from sixtysix.core.actions import (
+    ACTION_NAMES,
     CLAIM,
     CLOSE,
     CONCEDE,
@@ -17,7 +18,20 @@ from sixtysix.core.actions import (
     TRUMP,
     TRUMP_BELOW,
 )
-from sixtysix.core.cards import ACE, NUM_CARDS, RANKS, SUIT_SYMBOLS, card_id, marriage_points
+from sixtysix.core.cards import (
+    ACE,
+    JACK,
+    KING,
+    NINE,
+    NUM_CARDS,
+    QUEEN,
+    RANKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    TEN,
+    card_id,
+    marriage_points,
+)
 from sixtysix.core.outcome import Reason
 from sixtysix.i18n import N_, Translator
 
@@ -32,7 +46,7 @@ REASONS: dict[str, str] = {
     Reason.FAILED_CLOSE: N_("failed close"),
     Reason.LAST_TRICK: N_("the last trick takes the deal"),
     Reason.PLAYED_OUT: N_("cards played out"),
-    Reason.DRAW: N_("draw (pata)"),
+    Reason.DRAW: N_("draw"),
     Reason.CONCEDED: N_("conceded"),
 }
 
@@ -140,3 +154,123 @@ def announcement(tr: Translator, seat: int, me: int, action: int, trump: int | N
     else:
         return f"{who}: {action}"
     return text.format(who=who)
+
+
+#: The words a player types, as the help and the move list show them, per language: the
+#: English verbs are the notation of RECORDS.md, the Turkish ones what
+#: :mod:`sixtysix.play.input` reads besides them (a test parses every one back).
+COMMAND_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "play": "play",
+        "marry": "marry",
+        "exchange": "exchange",
+        "close": "close",
+        "claim": "claim",
+        "trump": "trump",
+        "below": "below",
+        "partner": "partner",
+        "solo": "solo",
+        "concede": "concede",
+        "help": "?",
+        "hint": "hint",
+        "undo": "undo",
+        "rules": "rules",
+        "tricks": "tricks",
+        "quit": "quit",
+    },
+    "tr": {
+        "play": "oyna",
+        "marry": "evlilik",
+        "exchange": "değiş",
+        "close": "kapat",
+        "claim": "kafi",
+        "trump": "koz",
+        "below": "alttan",
+        "partner": "ortak",
+        "solo": "yalnız",
+        "concede": "bırak",
+        "help": "?",
+        "hint": "ipucu",
+        "undo": "geri",
+        "rules": "kurallar",
+        "tricks": "eller",
+        "quit": "çık",
+    },
+}
+
+#: Rank words as typed in Turkish (English types the letters of the notation).
+TURKISH_RANKS = {ACE: "as", KING: "papaz", QUEEN: "kız", JACK: "vale", TEN: "on", NINE: "dokuz"}
+TURKISH_SUITS = ("sinek", "karo", "kupa", "maça")
+
+
+def word(tr: Translator, verb: str) -> str:
+    """A command word in the player's language: ``quit`` / ``çık``."""
+    return COMMAND_WORDS.get(tr.lang, COMMAND_WORDS["en"])[verb]
+
+
+def card_words(tr: Translator, card: int) -> str:
+    """A card as the player types it: ``KS`` in English notation, ``papaz maça`` in Turkish."""
+    if tr.lang == "en":
+        return ACTION_NAMES[card].split()[1]
+    return f"{TURKISH_RANKS[card % 6]} {TURKISH_SUITS[card // 6]}"
+
+
+def suit_command(tr: Translator, suit: int) -> str:
+    """A suit after a verb: ``H`` in English notation, ``kupa`` in Turkish."""
+    return SUITS[suit] if tr.lang == "en" else TURKISH_SUITS[suit]
+
+
+def command_text(tr: Translator, action: int) -> str:
+    """What to type for ``action`` in the player's language: ``marry H`` / ``evlilik kupa``,
+    ``partner AD`` / ``ortak karo``, ``play KS`` / ``oyna papaz maça``."""
+    if tr.lang == "en":
+        return ACTION_NAMES[action]
+    if action < NUM_CARDS:
+        return f"{word(tr, 'play')} {card_words(tr, action)}"
+    if MARRY <= action < MARRY + 4:
+        return f"{word(tr, 'marry')} {suit_command(tr, action - MARRY)}"
+    if TRUMP <= action < TRUMP + 4:
+        return f"{word(tr, 'trump')} {suit_command(tr, action - TRUMP)}"
+    if action == TRUMP_BELOW:
+        return f"{word(tr, 'trump')} {word(tr, 'below')}"
+    if PARTNER <= action < PARTNER + 4:
+        return f"{word(tr, 'partner')} {suit_command(tr, action - PARTNER)}"
+    bare = {EXCHANGE: "exchange", CLOSE: "close", CLAIM: "claim", SOLO: "solo"}
+    bare[CONCEDE] = "concede"
+    return word(tr, bare[action])
+
+
+#: Computer players' names shown at the table, translated (a bot's own name stays as it is).
+BOT_NAMES = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
+}
+
+
+def bot_label(tr: Translator, spec: str) -> str:
+    """A seat's computer player as shown at the table: ``uzman`` for ``expert``, parameters
+    kept as typed (``uzman:samples=8``)."""
+    at = spec.startswith("@")
+    name, sep, params = spec.removeprefix("@").partition(":")
+    if name.lower() not in BOT_NAMES:
+        return spec
+    return ("@" if at else "") + tr._(BOT_NAMES[name.lower()]) + sep + params
+
+
+def news_list(tr: Translator, items: list[str]) -> str:
+    """Announcements joined into one running list: ``seat 1 closes the talon; you play A♥``
+    (each item lower-cased at its start, as it is no longer a sentence of its own)."""
+
+    def lower_first(text: str) -> str:
+        if not text:
+            return text
+        head = text[0]
+        if tr.lang == "tr":
+            head = {"I": "ı", "İ": "i"}.get(head, head)
+        return head.lower() + text[1:]
+
+    return "; ".join(lower_first(item) for item in items)

@@ -65,9 +65,14 @@ def test_cards_not_held_and_marriage_leads() -> None:
     assert why_illegal(view, code("marry S"), EN) == (
         "For that marriage you need the king and the queen of ♠ spades."
     )
-    assert why_illegal(view, code("exchange"), EN) == "You must win a trick before the exchange."
+    # The nine of trump is the turn-up itself here: holding it is what is missing.
+    assert why_illegal(view, code("exchange"), EN) == (
+        "You do not hold the trump card for the exchange (9♥)."
+    )
     assert why_illegal(view, code("claim"), EN).startswith("Claims are automatic")
-    assert why_illegal(view, code("trump S"), EN) == "Trump and partner are already settled."
+    assert why_illegal(view, code("trump S"), EN) == (
+        "There is no trump call in this game: trump is the suit of the turn-up."
+    )
     act(state, "marry H")
     view = state.view(0)
     assert why_illegal(view, code("play AS"), EN) == (

@@ -28,7 +28,9 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 def test_every_message_of_the_code_and_the_variants_has_a_turkish_translation() -> None:
     catalog = read_catalog("tr")
     missing = [
-        m.id for m in extract() if m.id and not (catalog.get(m.id) and catalog.get(m.id).string)
+        m.id
+        for m in extract()
+        if m.id and not (catalog.get(m.id, m.context) and catalog.get(m.id, m.context).string)
     ]
     assert not missing, (
         f"{len(missing)} messages lack Turkish (run `python -m sixtysix.i18n.build update`,"

@@ -136,7 +136,7 @@ def test_bare_suit_names_trump_during_the_call_and_bare_ace_calls_partner() -> N
         ("marry", "'marry' needs one thing", "'marry' kendinden sonra"),
         ("close now", "'close' takes nothing after it", "'close' kendinden sonra bir şey almaz"),
         ("trump q", "'q' is not a suit", "'q' bir renk değil"),
-        ("partner ks", "A partner is called by an ace", "Ortak bir bey"),
+        ("partner ks", "A partner is called by an ace", "Ortak bir asla"),
         ("partner 1x", "'1x' is not a card", "'1x' bir kart değil"),
     ],
 )
