@@ -98,7 +98,7 @@ def test_a_rated_move_timer_runs_out(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(wire, "MOVE_TIME_RANGE", (1, 600))
 
     async def main() -> None:
-        async with running(tmp_path) as (url, server):
+        async with running(tmp_path) as (url, _):
             table = await create(url, "66", ["human", "human"], rated=True, move_time=1)
             a, _ = await join(url, table, "ayse")
             b, _ = await join(url, table, "bora")
