@@ -210,6 +210,8 @@ class TableServer:
         self._deliver(table, out)
         self._log(table, out)
         self.wakers[table.id].set()
+        if table.finished and any(p.running for p in table.programs):
+            self._spawn(asyncio.to_thread(table.close_programs))
 
     def _log(self, table: Table, out: Out) -> None:
         """The operator's lines for what ``out`` tells: who left, a match over."""
