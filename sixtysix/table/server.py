@@ -50,6 +50,8 @@ log = logging.getLogger("sixtysix.server")
 
 #: Messages waiting for one slow client before it is closed.
 MAX_QUEUE = 2000
+#: Connections waiting to be accepted (many clients reconnect at once after a restart).
+BACKLOG = 4096
 #: Unfinished tables one server holds at most.
 MAX_TABLES = 20_000
 #: How long a finished table is still listed (seconds).
@@ -448,6 +450,7 @@ class TableServer:
             max_size=wire.MAX_MESSAGE,
             compression=None,
             ssl=ssl_context,
+            backlog=BACKLOG,
             logger=logging.getLogger("sixtysix.server.websockets"),
         )
 

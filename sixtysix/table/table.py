@@ -45,6 +45,7 @@ from sixtysix.core.records import DealRecord, RawRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from sixtysix.play.players import build_bots
 from sixtysix.play.standings import leaving_score, match_score
 from sixtysix.plugins.manager import Registry
@@ -456,12 +457,13 @@ class Table:
         self.record.deals.append(DealRecord(setup, state.history))
         self.state = state
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if number == 0:
                 out.append((s, messages.match_message(self.variant, s)))
             out.append((s, messages.deal_message(number + 1, state.dealer)))
-            out.append((s, wire.update(state.view(s))))
-        return out + self._ask()
+            out.append((s, wire.update(view)))
+        return out + self._ask(views)
 
     def _after(self, seat: int, action: int) -> Out:
         """Tell everyone what happened, then end the deal or ask the next seat."""
@@ -469,12 +471,13 @@ class Table:
         assert state is not None
         self.move_deadline = None
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if action >= 0:
                 out.append((s, messages.event_message(seat, action)))
-            out.append((s, wire.update(state.view(s))))
+            out.append((s, wire.update(view)))
         if not state.is_over:
-            return out + self._ask()
+            return out + self._ask(views)
         return out + self._deal_over()
 
     def _deal_over(self) -> Out:
@@ -511,15 +514,22 @@ class Table:
         tell_match_over(self.bots, self.totals, winners)
         return self._to_humans(messages.match_over_message(self.totals, winners))
 
-    def _ask(self) -> Out:
+    def _ask(self, views: dict[int, View] | None = None) -> Out:
+        """Ask the person to act (its timer started on a rated table); ``views``: the seats'
+        views already built for this state."""
         state = self.state
         assert state is not None
         seat = state.to_act
         if self.bots[seat] is not None or self.left[seat]:
             return []
-        out: Out = [(seat, messages.decide_message(state.view(seat), self._deadline_ms()))]
-        if self.config.rated and self.config.move_time is not None:
+        timed = self.config.rated and self.config.move_time is not None
+        if timed:
+            assert self.config.move_time is not None
             self.move_deadline = self.clock() + self.config.move_time
+        view = views[seat] if views and seat in views else state.view(seat)
+        out: Out = [(seat, messages.decide_message(view, self._deadline_ms()))]
+        if timed:
+            assert self.config.move_time is not None
             out += self._to_humans(wire.timer(seat, self.config.move_time))
         return out
 

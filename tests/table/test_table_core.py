@@ -251,6 +251,8 @@ def test_the_move_timer_of_a_rated_table() -> None:
     out = seat_all(table)
     seat = table.to_act()
     assert seat is not None and (0, wire.timer(seat, 30)) in out
+    decide = next(m for s, m in out if m["type"] == "decide")
+    assert decide["deadline_ms"] == 30_000
     clock.now += 29
     assert table.expire() == []
     clock.now += 1
