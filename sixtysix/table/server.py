@@ -48,6 +48,8 @@ from sixtysix.table.wire import WireError
 
 log = logging.getLogger("sixtysix.server")
 
+#: Bytes of a close frame's reason.
+MAX_REASON = 123
 #: Messages waiting for one slow client before it is closed.
 MAX_QUEUE = 2000
 #: Connections waiting to be accepted (many clients reconnect at once after a restart).
@@ -102,7 +104,7 @@ class Client:
         """Send what is queued, then close with ``code`` and ``reason``."""
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait((code, reason))
+            self.queue.put_nowait((code, close_reason(reason)))
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
             await self.writer
 
@@ -461,6 +463,14 @@ class TableServer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.save_all()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame holds (123 bytes of UTF-8), on a character."""
+    raw = " ".join(text.split()).encode("utf-8")
+    if len(raw) <= MAX_REASON:
+        return raw.decode("utf-8")
+    return raw[: MAX_REASON - 3].decode("utf-8", "ignore") + "..."
 
 
 def _local(ws: ServerConnection) -> bool:
