@@ -27,11 +27,9 @@ Rules the protocol leaves to the server, as this table applies them:
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import Deadlines, ExecBot
@@ -53,51 +51,18 @@ from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
 from sixtysix.protocol.referee import ExternalPlayer
 from sixtysix.table import wire
+from sixtysix.table.names import name_key
+from sixtysix.table.seats import (
+    Config,
+    Out,
+    StandingsBook,
+    own_program,
+    seat_kind,
+    stand_in,
+)
 from sixtysix.table.wire import WireError
 
-#: What the table tells its seats: (seat, message) pairs, in order.
-Out = list[tuple[int, Message]]
-#: The bot that plays a leaver's seat on to the end with ``on_leave="bot"``.
-STAND_IN = "@hard"
-
-
-class StandingsBook(Protocol):
-    """Where results go (:class:`sixtysix.table.standings_db.ServerStandings`)."""
-
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None: ...
-
-
-def seat_kind(spec: str) -> str:
-    """``human``, ``bot`` or ``exec`` for a seat spec."""
-    if spec == "human":
-        return "human"
-    return "exec" if spec.startswith("exec:") else "bot"
-
-
-@dataclass
-class Config:
-    """What a table was created with (and is written to its file)."""
-
-    id: str
-    variant: str
-    options: dict[str, object]
-    seats: tuple[str, ...]
-    rated: bool = False
-    move_time: int | None = None
-    on_leave: str = "end"
-    seed: int | None = None
-    created_at: str = ""
+__all__ = ["Config", "Out", "StandingsBook", "Table"]
 
 
 class Table:
@@ -246,9 +211,9 @@ class Table:
 
     def find(self, name: str) -> int | None:
         """The seat ``name`` holds at this table (names are case-insensitive)."""
-        key = _key(name)
+        key = name_key(name)
         for s, held in enumerate(self.names):
-            if held is not None and _key(held) == key:
+            if held is not None and name_key(held) == key:
                 return s
         return None
 
@@ -337,12 +302,7 @@ class Table:
         return out
 
     def _stand_in(self, seat: int) -> None:
-        opp = build_bots(
-            ["" if s != seat else STAND_IN.removeprefix("@") for s in range(self.n)],
-            self.registry,
-            self.seed.child(("stand-in", seat)),
-        )
-        self.bots[seat] = opp[seat]
+        self.bots[seat] = stand_in(self.registry, self.seed, seat, self.n)
 
     # ------------------------------------------------------------------ time
 
@@ -418,20 +378,8 @@ class Table:
         return self._after(seat, action)
 
     def _program(self, bot: ExecBot) -> ExecBot:
-        """``bot`` with an external program of this table's own: the ``exec:`` bots of the
-        other drivers share one process per seat and program in a process, which would mix
-        the matches of two tables."""
-        if bot._player is None:
-            cls = type(bot)
-            d = cls.deadlines
-            player = ExternalPlayer(
-                cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
-            )
-            player.seat = bot.seat
-            self.programs.append(player)
-            player.start(self.variant)
-            player.new_match(self.variant, bot.seat)
-            bot._player = player
+        """``bot`` with an external program of this table's own (started on first use)."""
+        own_program(bot, self.variant, self.programs)
         return bot
 
     def close_programs(self) -> None:
@@ -611,11 +559,6 @@ class Table:
         if self.state is None:
             return self._deal()
         return self._ask() if not self.bot_to_act() else []
-
-
-def _key(name: str) -> str:
-    """Names are one name whatever their case (NFC, case-folded, as the names database)."""
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _cards(hand: int) -> list[int]:
