@@ -118,6 +118,8 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: Take-backs per deal (each draws the fresh cards from a branch of its own).
+        self.undos: dict[int, int] = {}
         #: The external programs started for this table's ``exec:`` seats.
         self.programs: list[ExternalPlayer] = []
         for seat, gone in enumerate(self.left):
@@ -388,7 +390,36 @@ class Table:
             player.close()
 
     def undo(self, seat: int) -> Out:
-        raise WireError("no_undo", "take-backs are not available at this server")
+        """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
+        unseen cards are dealt afresh (:func:`sixtysix.play.undo.take_back`), as ``play``
+        does; refused (``no_undo``) at rated tables, where that is not installed, and where
+        another person or a program sits: a fresh deal would change what they have seen."""
+        try:
+            from sixtysix.play.undo import last_action, take_back  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise WireError("no_undo", "take-backs are not available at this server") from None
+        if self.config.rated:
+            raise WireError("no_undo", "rated tables have no take-backs")
+        if self.humans() != [seat] or "exec" in self.kinds:
+            raise WireError("no_undo", "take-backs are only for a person alone with built-in bots")
+        state = self.state
+        if self.finished or state is None:
+            raise WireError("not_started", "no deal is running at this table")
+        if last_action(state, seat) is None:
+            raise WireError("no_undo", "nothing to take back in this deal")
+        number = len(self.record.deals) - 1
+        count = self.undos.get(number, 0)
+        stream = self.seed.child(("undo", number, count)).stream(("take-back",))
+        fresh: DealState | None = take_back(state, seat, stream)
+        if fresh is None:
+            raise WireError(
+                "no_undo", "that move cannot be taken back without giving away unseen cards"
+            )
+        self.undos[number] = count + 1
+        self.state = fresh
+        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        view = fresh.view(seat)
+        return [(seat, wire.update(view)), *self._ask({seat: view})]
 
     # ------------------------------------------------------------------ the match
 
