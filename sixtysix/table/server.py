@@ -48,6 +48,9 @@ from sixtysix.table.wire import WireError
 
 log = logging.getLogger("sixtysix.server")
 
+#: Seconds a peer has to answer a close before the connection is dropped (a client still
+#: pushing a 10 MB frame never answers).
+CLOSE_TIMEOUT = 3.0
 #: Bytes of a close frame's reason.
 MAX_REASON = 123
 #: Messages waiting for one slow client before it is closed.
@@ -453,6 +456,7 @@ class TableServer:
             compression=None,
             ssl=ssl_context,
             backlog=BACKLOG,
+            close_timeout=CLOSE_TIMEOUT,
             logger=logging.getLogger("sixtysix.server.websockets"),
         )
 
