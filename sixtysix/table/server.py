@@ -218,8 +218,9 @@ class TableServer:
 
     async def _commit(self, table: Table, out: Out) -> None:
         """Write the table file, then tell every seat what it is to be told."""
+        table.version += 1
         text = self.store.text(table)
-        await asyncio.to_thread(self.store.write, table.id, text)
+        await asyncio.to_thread(self.store.write, table.id, text, table.version)
         self._deliver(table, out)
         self._log(table, out)
         self.wakers[table.id].set()
@@ -442,7 +443,9 @@ class TableServer:
     async def save_all(self) -> None:
         """Write every table file (at a clean stop)."""
         for table in list(self.tables.values()):
-            await asyncio.to_thread(self.store.write, table.id, self.store.text(table))
+            table.version += 1
+            text = self.store.text(table)
+            await asyncio.to_thread(self.store.write, table.id, text, table.version)
 
     def start(
         self, host: str, port: int, ssl_context: ssl.SSLContext | None = None

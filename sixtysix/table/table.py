@@ -118,6 +118,8 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: How many times the table's file has been written (the newest write wins).
+        self.version = 0
         #: Take-backs per deal (each draws the fresh cards from a branch of its own).
         self.undos: dict[int, int] = {}
         #: The external programs started for this table's ``exec:`` seats.

@@ -8,6 +8,7 @@ import json
 import sys
 import types
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from sixtysix.core.state import DealState
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
-from sixtysix.table.store import table_from_file
+from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, Table
 from sixtysix.table.wire import WireError
 
@@ -380,3 +381,11 @@ def test_no_take_backs_with_other_people_or_rated(
     with pytest.raises(WireError) as err:
         table.undo(0)
     assert err.value.code == "no_undo" and not err.value.closes
+
+
+def test_of_two_writes_of_a_table_file_the_newer_stays(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.write("t1", "new", version=2)
+    store.write("t1", "old", version=1)
+    assert store.path("t1").read_text() == "new"
+    assert [p.name for p in store.tables.iterdir()] == ["t1.json"]  # no temporary left
