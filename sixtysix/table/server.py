@@ -8,6 +8,9 @@ of one table at a time, and a bot or an ``exec:`` program thinks in a thread
 table file is written (in a thread, before anyone is told), so what a client has seen survives
 a crash.
 
+An ``exec:`` seat runs a program on the server's machine, so only a client on that machine
+(a loopback address) may open a table with one.
+
 A connection that breaks the rules (binary frames, no JSON, more than :data:`wire.BURST`
 messages at once or :data:`wire.RATE` a second, a frame over :data:`wire.MAX_MESSAGE`, no first
 message within :data:`wire.HELLO_TIMEOUT`) is closed with a reason and changes nothing; a
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import secrets
 import ssl
@@ -44,8 +48,14 @@ from sixtysix.table.wire import WireError
 
 log = logging.getLogger("sixtysix.server")
 
+#: Bytes of a close frame's reason.
+MAX_REASON = 123
 #: Messages waiting for one slow client before it is closed.
 MAX_QUEUE = 2000
+#: Connections waiting to be accepted (many clients reconnect at once after a restart).
+BACKLOG = 4096
+#: Unfinished tables one server holds at most.
+MAX_TABLES = 20_000
 #: How long a finished table is still listed (seconds).
 FINISHED_LISTED = 3600.0
 
@@ -94,7 +104,7 @@ class Client:
         """Send what is queued, then close with ``code`` and ``reason``."""
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait((code, reason))
+            self.queue.put_nowait((code, close_reason(reason)))
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
             await self.writer
 
@@ -208,7 +218,28 @@ class TableServer:
         text = self.store.text(table)
         await asyncio.to_thread(self.store.write, table.id, text)
         self._deliver(table, out)
+        self._log(table, out)
         self.wakers[table.id].set()
+        if table.finished and any(p.running for p in table.programs):
+            self._spawn(asyncio.to_thread(table.close_programs))
+
+    def _log(self, table: Table, out: Out) -> None:
+        """The operator's lines for what ``out`` tells: who left, a match over."""
+        seen: set[int] = set()
+        for _, message in out:
+            kind = message.get("type")
+            if kind not in ("left", "match_over") or id(message) in seen:
+                continue
+            seen.add(id(message))
+            if kind == "left":
+                line = self.tr._("Table {table}: seat {seat} has left ({reason}).")
+                self.say(
+                    line.format(table=table.id, seat=message["seat"], reason=message["reason"])
+                )
+            else:
+                line = self.tr._("Table {table}: the match is over (totals {totals}).")
+                totals = " ".join(str(t) for t in message["totals"])
+                self.say(line.format(table=table.id, totals=totals))
 
     def _deliver(self, table: Table, out: Out) -> None:
         clients = self.clients[table.id]
@@ -297,6 +328,12 @@ class TableServer:
             client.send(wire.tables(self.listing()))
             await client.flush_and_close(wire.CLOSE_NORMAL, "listed")
         elif isinstance(request, wire.Create):
+            if any(spec.startswith("exec:") for spec in request.seats) and not _local(ws):
+                raise WireError(
+                    "garbage", "exec: players are seated only from the server's own machine"
+                )
+            if sum(not t.finished for t in self.tables.values()) >= MAX_TABLES:
+                raise WireError("table_full", "this server has as many tables as it can hold")
             table = await self.create(request)
             self.say(
                 self.tr._("Table {table}: {variant} opened ({seats}).").format(
@@ -415,6 +452,7 @@ class TableServer:
             max_size=wire.MAX_MESSAGE,
             compression=None,
             ssl=ssl_context,
+            backlog=BACKLOG,
             logger=logging.getLogger("sixtysix.server.websockets"),
         )
 
@@ -427,11 +465,27 @@ class TableServer:
         await self.save_all()
 
 
-def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
-    """The server's TLS context; :class:`SixtySixError` for a certificate it cannot use."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame holds (123 bytes of UTF-8), on a character."""
+    raw = " ".join(text.split()).encode("utf-8")
+    if len(raw) <= MAX_REASON:
+        return raw.decode("utf-8")
+    return raw[: MAX_REASON - 3].decode("utf-8", "ignore") + "..."
+
+
+def _local(ws: ServerConnection) -> bool:
+    """Whether the peer is on this machine (a loopback address)."""
+    address = ws.remote_address
+    host = address[0] if isinstance(address, tuple) and address else None
     try:
-        context.load_cert_chain(certfile, keyfile)
-    except (OSError, ssl.SSLError) as exc:
-        raise SixtySixError(f"cannot use the certificate {certfile}: {exc}") from None
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
+    """The server's TLS context; :class:`ssl.SSLError` or :class:`OSError` for a
+    certificate or key it cannot use."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
     return context

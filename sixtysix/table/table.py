@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import Deadlines
+from sixtysix.bots.external import Deadlines, ExecBot
 from sixtysix.bots.external import match_over as tell_match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.cards import cards_of
@@ -45,11 +45,13 @@ from sixtysix.core.records import DealRecord, RawRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from sixtysix.play.players import build_bots
 from sixtysix.play.standings import leaving_score, match_score
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
+from sixtysix.protocol.referee import ExternalPlayer
 from sixtysix.table import wire
 from sixtysix.table.wire import WireError
 
@@ -151,6 +153,8 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: The external programs started for this table's ``exec:`` seats.
+        self.programs: list[ExternalPlayer] = []
         for seat, gone in enumerate(self.left):
             if gone and self.kinds[seat] == "human":
                 self._stand_in(seat)
@@ -405,10 +409,35 @@ class Table:
         bot = self.bots[seat]
         if bot is None:
             return []
-        action, fault = take_turn(state, seat, bot.choose)
+        if isinstance(bot, ExecBot):
+            action, fault = take_turn(state, seat, lambda view: self._program(bot).choose(view))
+        else:
+            action, fault = take_turn(state, seat, bot.choose)
         if fault is not None:
             self.forfeits[len(self.record.deals) - 1] = seat
         return self._after(seat, action)
+
+    def _program(self, bot: ExecBot) -> ExecBot:
+        """``bot`` with an external program of this table's own: the ``exec:`` bots of the
+        other drivers share one process per seat and program in a process, which would mix
+        the matches of two tables."""
+        if bot._player is None:
+            cls = type(bot)
+            d = cls.deadlines
+            player = ExternalPlayer(
+                cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
+            )
+            player.seat = bot.seat
+            self.programs.append(player)
+            player.start(self.variant)
+            player.new_match(self.variant, bot.seat)
+            bot._player = player
+        return bot
+
+    def close_programs(self) -> None:
+        """Close this table's external programs (blocking: run it in a thread)."""
+        for player in self.programs:
+            player.close()
 
     def undo(self, seat: int) -> Out:
         raise WireError("no_undo", "take-backs are not available at this server")
@@ -428,12 +457,13 @@ class Table:
         self.record.deals.append(DealRecord(setup, state.history))
         self.state = state
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if number == 0:
                 out.append((s, messages.match_message(self.variant, s)))
             out.append((s, messages.deal_message(number + 1, state.dealer)))
-            out.append((s, wire.update(state.view(s))))
-        return out + self._ask()
+            out.append((s, wire.update(view)))
+        return out + self._ask(views)
 
     def _after(self, seat: int, action: int) -> Out:
         """Tell everyone what happened, then end the deal or ask the next seat."""
@@ -441,12 +471,13 @@ class Table:
         assert state is not None
         self.move_deadline = None
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if action >= 0:
                 out.append((s, messages.event_message(seat, action)))
-            out.append((s, wire.update(state.view(s))))
+            out.append((s, wire.update(view)))
         if not state.is_over:
-            return out + self._ask()
+            return out + self._ask(views)
         return out + self._deal_over()
 
     def _deal_over(self) -> Out:
@@ -483,15 +514,22 @@ class Table:
         tell_match_over(self.bots, self.totals, winners)
         return self._to_humans(messages.match_over_message(self.totals, winners))
 
-    def _ask(self) -> Out:
+    def _ask(self, views: dict[int, View] | None = None) -> Out:
+        """Ask the person to act (its timer started on a rated table); ``views``: the seats'
+        views already built for this state."""
         state = self.state
         assert state is not None
         seat = state.to_act
         if self.bots[seat] is not None or self.left[seat]:
             return []
-        out: Out = [(seat, messages.decide_message(state.view(seat), self._deadline_ms()))]
-        if self.config.rated and self.config.move_time is not None:
+        timed = self.config.rated and self.config.move_time is not None
+        if timed:
+            assert self.config.move_time is not None
             self.move_deadline = self.clock() + self.config.move_time
+        view = views[seat] if views and seat in views else state.view(seat)
+        out: Out = [(seat, messages.decide_message(view, self._deadline_ms()))]
+        if timed:
+            assert self.config.move_time is not None
             out += self._to_humans(wire.timer(seat, self.config.move_time))
         return out
 
