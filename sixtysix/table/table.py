@@ -22,6 +22,10 @@ Rules the protocol leaves to the server, as this table applies them:
   the match goes on.
 - A finished rated match scores every person seat still at the table by ``match_score``;
   standings are kept per name, variant and opponents' level (the other seats' labels).
+- A ``decide`` carries the milliseconds left on a rated table's move timer, 0 at a test table
+  (no timer).
+- A take-back (``undo``) is for a person alone with built-in bots at a test table: with another
+  person seated, dealing the unseen cards afresh would change cards that person has seen.
 """
 
 from __future__ import annotations
