@@ -52,13 +52,13 @@ def regular_target(path: Path) -> Path:
     return real
 
 
-def _temporary(target: Path) -> tuple[int, Path]:
-    """A new file beside ``target`` with a name of its own (``O_EXCL``), created with the
-    usual permissions (``0o666`` less the umask)."""
+def _temporary(target: Path, mode: int = 0o666) -> tuple[int, Path]:
+    """A new file beside ``target`` with a name of its own (``O_EXCL``), created with
+    ``mode`` less the umask (the usual ``0o666`` unless a secret asks for less)."""
     while True:
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
         try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), tmp
         except FileExistsError:  # pragma: no cover - 48 random bits
             continue
         except OSError as exc:
@@ -77,11 +77,11 @@ def check_writable(path: Path) -> Path:
     return target
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole: a temporary file of this write alone, then a rename
-    over the target, which is checked to be a regular file first."""
+def write_text_atomic(path: Path, text: str, mode: int = 0o666) -> None:
+    """Write ``text`` to ``path`` whole: a temporary file of this write alone, created with
+    ``mode`` (less the umask), then a rename over the target, checked to be a regular file."""
     target = regular_target(path)
-    fd, tmp = _temporary(target)
+    fd, tmp = _temporary(target, mode)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)

@@ -122,8 +122,15 @@ class Standing:
 class Standings:
     """The results database. Opened per use; every write is its own transaction.
 
-    ``warn`` receives the one line that says a damaged database was moved aside.
+    ``warn`` receives the one line that says a damaged database was moved aside. A subclass
+    with other columns (the table server's standings) sets ``_table``, ``_schema`` and
+    ``_columns`` and keeps the damage handling, the lock and the moving aside.
     """
+
+    #: The table of results, the statement creating it and its columns in order.
+    _table = "results"
+    _schema = _SCHEMA
+    _columns: tuple[str, ...] = _COLUMNS
 
     def __init__(self, path: Path | None = None, warn: Callable[[str], None] | None = None) -> None:
         self.path = path if path is not None else data_dir() / DB_NAME
@@ -143,7 +150,8 @@ class Standings:
             check = conn.execute("PRAGMA quick_check").fetchall()
             if check != [("ok",)]:
                 return "it fails SQLite's integrity check"
-            columns = tuple(row[1] for row in conn.execute("PRAGMA table_info(results)"))
+            info = conn.execute(f"PRAGMA table_info({self._table})")
+            columns = tuple(row[1] for row in info)
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise StandingsError(f"the standings database {self.path} is busy: {exc}") from None
@@ -152,7 +160,7 @@ class Standings:
             return str(exc)
         finally:
             conn.close()
-        if columns and columns != _COLUMNS:
+        if columns and columns != self._columns:
             return "its results table is not one of sixtysix's standings"
         return None
 
@@ -203,7 +211,7 @@ class Standings:
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT)
-        conn.execute(_SCHEMA)
+        conn.execute(self._schema)
         return conn
 
     def add(
@@ -231,6 +239,14 @@ class Standings:
             deals,
             " ".join(str(t) for t in totals),
         )
+        self._insert(
+            "INSERT INTO results (played_at, variant, level, seats, seat, ending,"
+            " score, deals, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+
+    def _insert(self, statement: str, row: Sequence[object]) -> None:
+        """Write one row under the lock, a damaged database set aside first."""
         with self._locked():
             reason = self.damage()
             if reason is not None:
@@ -239,11 +255,7 @@ class Standings:
                 conn = self._connect()
                 try:
                     with conn:
-                        conn.execute(
-                            "INSERT INTO results (played_at, variant, level, seats, seat, ending,"
-                            " score, deals, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            row,
-                        )
+                        conn.execute(statement, row)
                 finally:
                     conn.close()
             except sqlite3.Error as exc:
@@ -253,18 +265,24 @@ class Standings:
 
     def table(self, variant: str | None = None) -> list[Standing]:
         """Standings per variant and level, best score first."""
-        if not self.path.exists():
+        if not self._readable():
             return []
+        try:
+            return self._read(variant)
+        except sqlite3.Error as exc:
+            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
+
+    def _readable(self) -> bool:
+        """Whether there is a sound database to read: False when absent; damage raises."""
+        if not self.path.exists():
+            return False
         reason = self.damage()
         if reason is not None:
             raise StandingsError(
                 f"the standings database {self.path} is damaged ({reason}); the next rated"
                 " game keeps it aside and starts a new one"
             )
-        try:
-            return self._read(variant)
-        except sqlite3.Error as exc:
-            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
+        return True
 
     def _read(self, variant: str | None) -> list[Standing]:
         conn = self._connect()

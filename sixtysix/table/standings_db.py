@@ -1,0 +1,188 @@
+"""The server's standings: every person's rated results, per name, variant and opponents' level.
+
+The scoring is the Portal's, as for ``play`` (:func:`sixtysix.play.standings.match_score` and
+:func:`~sixtysix.play.standings.leaving_score`): the server computes a result's score with
+those and records it here. The level is what the person played against: the labels of the
+other seats, e.g. ``@hard,human``. The database handling is ``play``'s too (subclassing
+:class:`~sixtysix.play.standings.Standings`): one row per result, one transaction per write, a
+lock around it, the same damage checks.
+
+The rows live in the table ``server_results`` of the server's SQLite database, which the names
+(:mod:`sixtysix.table.names`) share. So unlike ``play``, a damaged database is not moved aside
+and started afresh: that would free every name for anyone to claim. Writing to it raises
+:class:`StandingsError` saying so (the table's record file still holds the match, so nothing
+is lost), and the operator moves the file aside. Names are grouped without regard to case,
+shown as most recently recorded.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sixtysix.play.standings import Standings, StandingsError, leaving_score, match_score
+from sixtysix.table.names import name_key, normalize_name
+
+__all__ = [
+    "ServerStandings",
+    "StandingRow",
+    "StandingsError",
+    "leaving_score",
+    "level_of",
+    "match_score",
+]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS server_results (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    played_at TEXT NOT NULL,
+    name_key TEXT NOT NULL,    -- the name in NFC, case-folded (names.name_key)
+    name TEXT NOT NULL,        -- the name as the server knows it
+    variant TEXT NOT NULL,
+    level TEXT NOT NULL,       -- the other seats' labels, comma separated
+    seats INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    ending TEXT NOT NULL,      -- finished | left
+    score INTEGER,             -- +1 / 0 / -1; NULL: left the table without a score
+    deals INTEGER NOT NULL,
+    totals TEXT NOT NULL       -- the match's game points per seat, space separated
+)
+"""
+_COLUMNS = (
+    *("id", "played_at", "name_key", "name", "variant", "level"),
+    *("seats", "seat", "ending", "score", "deals", "totals"),
+)
+ENDINGS = ("finished", "left")
+
+
+def level_of(labels: Sequence[str], seat: int) -> str:
+    """The opponents' level of ``seat``: the other seats' labels (``human`` for a person)."""
+    return ",".join(label for s, label in enumerate(labels) if s != seat)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One person's results against one level of one variant."""
+
+    name: str
+    variant: str
+    level: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    left: int
+    score: int
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "variant": self.variant,
+            "level": self.level,
+            "played": self.played,
+            "won": self.won,
+            "drawn": self.drawn,
+            "lost": self.lost,
+            "left": self.left,
+            "score": self.score,
+        }
+
+
+class ServerStandings(Standings):
+    """The server's results database."""
+
+    _table = "server_results"
+    _schema = _SCHEMA
+    _columns = _COLUMNS
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(Path(path))
+
+    def _set_aside(self, reason: str) -> None:
+        """Never: the names in the same file would be lost with it."""
+        raise StandingsError(
+            f"the server database {self.path} is damaged ({reason}); stop the server and move"
+            " it aside to start a new one (names and standings start afresh)"
+        )
+
+    def add(  # type: ignore[override]
+        self,
+        name: str,
+        variant: str,
+        level: str,
+        seats: int,
+        seat: int,
+        ending: str,
+        score: int | None,
+        deals: int,
+        totals: Sequence[int],
+        *,
+        when: datetime | None = None,
+    ) -> None:
+        """Record one person's result of a rated match (``ending``: finished or left)."""
+        if ending not in ENDINGS:
+            raise ValueError(f"ending must be one of {', '.join(ENDINGS)}, not {ending!r}")
+        if score not in (1, 0, -1, None):
+            raise ValueError(f"a standings score is +1, 0, -1 or None, not {score!r}")
+        if not 0 <= seat < seats or len(totals) != seats:
+            raise ValueError(f"seat {seat} and totals {list(totals)} do not fit {seats} seats")
+        text = normalize_name(name)
+        row = (
+            (when or datetime.now(UTC)).isoformat(timespec="seconds"),
+            name_key(text),
+            text,
+            variant,
+            level,
+            seats,
+            seat,
+            ending,
+            score,
+            deals,
+            " ".join(str(t) for t in totals),
+        )
+        self._insert(
+            "INSERT INTO server_results (played_at, name_key, name, variant, level, seats, seat,"
+            " ending, score, deals, totals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+
+    def rows(self, variant: str | None = None, name: str | None = None) -> list[StandingRow]:
+        """Standings per name, variant and level: per variant, best score first."""
+        if not self._readable():
+            return []
+        where: list[str] = []
+        args: list[str] = []
+        if variant is not None:
+            where.append("variant = ?")
+            args.append(variant)
+        if name is not None:
+            where.append("name_key = ?")
+            args.append(name_key(name))
+        query = (
+            "SELECT (SELECT r2.name FROM server_results r2 WHERE r2.name_key = r.name_key"
+            "  ORDER BY r2.id DESC LIMIT 1),"
+            " variant, level, COUNT(*),"
+            " SUM(CASE WHEN score = 1 THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN score = 0 THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN score = -1 THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN ending = 'left' THEN 1 ELSE 0 END),"
+            " COALESCE(SUM(score), 0)"
+            f" FROM server_results r {'WHERE ' + ' AND '.join(where) if where else ''}"
+            " GROUP BY name_key, variant, level"
+            " ORDER BY variant, COALESCE(SUM(score), 0) DESC, name_key, level"
+        )
+        try:
+            conn = self._connect()
+            try:
+                found = conn.execute(query, args).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
+        return [
+            StandingRow(str(n), str(v), str(lvl), int(p), int(w), int(d), int(lo), int(le), int(s))
+            for n, v, lvl, p, w, d, lo, le, s in found
+        ]
