@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "player": "sixtysix.cli.player_cmd:player",
     "replay": "sixtysix.cli.replay_cmd:replay",
     "rules": "sixtysix.cli.rules_cmd:rules",
+    "serve": "sixtysix.cli.serve_cmd:serve",
     "simulate": "sixtysix.cli.simulate_cmd:simulate",
     "tournament": "sixtysix.cli.tournament_cmd:tournament",
     "standings": "sixtysix.cli.standings_cmd:standings",

@@ -1,0 +1,135 @@
+"""Table files: each table written whole after every action, and read back on restart.
+
+``DIR/tables/ID.json`` holds ``{"format": "sixtysix-table-file/1", "table": {...}, "record":
+{...}}``: how the table was set up, who sits where, who has left, and the RECORDS.md game
+record of the match so far (its ``seed`` is the test table's; rated tables deal from a secure
+seed, so after a restart their later deals are shuffled afresh). A write goes to a temporary
+file in the same folder, is flushed to the disk (``fsync``) and renamed over the table file,
+so a server killed at any moment leaves either the old file or the new one, never half of one.
+The ``forfeits`` of the table part say which seat's fault ended which deal, which the record
+format has no place for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sixtysix.core.errors import RecordError, SixtySixError
+from sixtysix.core.records import parse_record
+from sixtysix.plugins.manager import Registry
+from sixtysix.table.table import Config, Table
+
+TABLE_FORMAT = "sixtysix-table-file/1"
+#: A table file is far smaller than this (a match is a few dozen KB).
+MAX_TABLE_FILE = 64 << 20
+
+
+class StoreError(SixtySixError):
+    """The data directory cannot be used; the message says what and where."""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """``text`` into ``path`` whole: a temporary file beside it, fsync, then a rename."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@dataclass
+class Loaded:
+    """A table file read back: its table, or why it could not be."""
+
+    path: Path
+    table: Table | None
+    problem: str = ""
+
+
+class Store:
+    """The table files of one data directory."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.tables = root / "tables"
+        try:
+            self.tables.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot use {self.tables}: {exc.strerror or exc}") from None
+        if not os.access(self.tables, os.W_OK):
+            raise StoreError(f"cannot write to {self.tables}")
+
+    def path(self, table_id: str) -> Path:
+        return self.tables / f"{table_id}.json"
+
+    def exists(self, table_id: str) -> bool:
+        return self.path(table_id).exists()
+
+    @staticmethod
+    def text(table: Table) -> str:
+        """The file text of ``table`` (built in the event loop, written in a thread)."""
+        return json.dumps(table.file_data(), ensure_ascii=False, separators=(",", ":"))
+
+    def write(self, table_id: str, text: str) -> None:
+        write_atomic(self.path(table_id), text)
+
+    def load_all(self, build: Callable[[dict[str, Any]], Table]) -> list[Loaded]:
+        """Every unfinished table file, built into a table by ``build`` (a broken file is
+        reported and left where it is)."""
+        out: list[Loaded] = []
+        for path in sorted(self.tables.glob("*.json")):
+            try:
+                if path.stat().st_size > MAX_TABLE_FILE:
+                    raise RecordError("the file is too large")
+                data = json.loads(path.read_text(encoding="utf-8"))
+                if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+                    raise RecordError(f"not a {TABLE_FORMAT} file")
+                meta = data.get("table")
+                if not isinstance(meta, dict):
+                    raise RecordError("no table part")
+                if meta.get("finished"):
+                    continue
+                out.append(Loaded(path, build(data)))
+            except (OSError, ValueError, RecursionError, SixtySixError) as exc:
+                out.append(Loaded(path, None, str(exc) or type(exc).__name__))
+        return out
+
+
+def table_from_file(data: dict[str, Any], registry: Registry, **kwargs: Any) -> Table:
+    """The table of a table file's contents, its match played again up to where it was."""
+    meta = data["table"]
+    try:
+        seats = meta["seats"]
+        config = Config(
+            id=str(meta["id"]),
+            variant=str(meta["variant"]),
+            options=dict(meta.get("options") or {}),
+            seats=tuple(str(s) for s in seats),
+            rated=bool(meta.get("rated", False)),
+            move_time=meta.get("move_time"),
+            on_leave=str(meta.get("on_leave", "end")),
+            seed=data["record"].get("seed"),
+            created_at=str(meta.get("created_at", "")),
+        )
+        names = [None if n is None else str(n) for n in meta["names"]]
+        left = [bool(x) for x in meta["left"]]
+        forfeits = {int(k): int(v) for k, v in (meta.get("forfeits") or {}).items()}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise RecordError(f"a broken table part ({type(exc).__name__}: {exc})") from None
+    raw = parse_record(data["record"])
+    if len(names) != len(seats) or len(left) != len(seats):
+        raise RecordError("names and left must have one entry per seat")
+    return Table(config, registry, record=raw, names=names, left=left, forfeits=forfeits, **kwargs)

@@ -1,0 +1,584 @@
+"""One table of the server: its seats and its match, driven by the engine, with no network.
+
+The table is a plain synchronous object: every request of a seat (join, act, leave, drop) is a
+method that either refuses with a :class:`~sixtysix.table.wire.WireError` and changes nothing,
+or changes the table and returns what each seat is to be told, as ``(seat, message)`` pairs
+(:data:`Out`); the server delivers them to whoever holds each seat. Each person seat is told
+only its own view (:func:`~sixtysix.table.wire.update`), the public actions, the results
+(hands face up after the deal, as at a table) and public table facts.
+
+Bots (``@NAME``) and external programs (``exec:``) take their turns through
+:func:`sixtysix.core.match.take_turn`, so a fault forfeits the deal by the one rule of
+:mod:`sixtysix.core.faults`; :meth:`Table.bot_turn` is what the server runs in a thread.
+
+Rules the protocol leaves to the server, as this table applies them:
+
+- A match starts when every person seat is taken; until then a leaving or long-dropped person
+  only frees the seat.
+- A person who leaves a running match (``leave``, a drop past the reconnect limit, or on a
+  rated table the move timer) is told ``standings`` with the Portal's leaving score (rated
+  tables; test tables score nothing). ``on_leave="end"`` then ends the match for everyone
+  (``match_over`` with no winners, nobody else scored); ``"bot"`` seats ``@hard`` there and
+  the match goes on.
+- A finished rated match scores every person seat still at the table by ``match_score``;
+  standings are kept per name, variant and opponents' level (the other seats' labels).
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from sixtysix.bots.base import Bot
+from sixtysix.bots.external import Deadlines
+from sixtysix.bots.external import match_over as tell_match_over
+from sixtysix.bots.seating import deal_notice
+from sixtysix.core.cards import cards_of
+from sixtysix.core.errors import RecordError
+from sixtysix.core.faults import forfeit
+from sixtysix.core.match import take_turn
+from sixtysix.core.records import DealRecord, RawRecord, Record
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
+from sixtysix.core.variant import Variant
+from sixtysix.play.players import build_bots
+from sixtysix.play.standings import leaving_score, match_score
+from sixtysix.plugins.manager import Registry
+from sixtysix.protocol import messages
+from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
+from sixtysix.table import wire
+from sixtysix.table.wire import WireError
+
+#: What the table tells its seats: (seat, message) pairs, in order.
+Out = list[tuple[int, Message]]
+#: The bot that plays a leaver's seat on to the end with ``on_leave="bot"``.
+STAND_IN = "@hard"
+
+
+class StandingsBook(Protocol):
+    """Where results go (:class:`sixtysix.table.standings_db.ServerStandings`)."""
+
+    def add(
+        self,
+        name: str,
+        variant: str,
+        level: str,
+        seats: int,
+        seat: int,
+        ending: str,
+        score: int | None,
+        deals: int,
+        totals: Sequence[int],
+    ) -> None: ...
+
+
+def seat_kind(spec: str) -> str:
+    """``human``, ``bot`` or ``exec`` for a seat spec."""
+    if spec == "human":
+        return "human"
+    return "exec" if spec.startswith("exec:") else "bot"
+
+
+@dataclass
+class Config:
+    """What a table was created with (and is written to its file)."""
+
+    id: str
+    variant: str
+    options: dict[str, object]
+    seats: tuple[str, ...]
+    rated: bool = False
+    move_time: int | None = None
+    on_leave: str = "end"
+    seed: int | None = None
+    created_at: str = ""
+
+
+class Table:
+    """A table: seats, the match and what each seat is told."""
+
+    def __init__(
+        self,
+        config: Config,
+        registry: Registry,
+        *,
+        standings: StandingsBook | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        reconnect_time: float = 180.0,
+        deadlines: Deadlines | None = None,
+        record: RawRecord | None = None,
+        names: Sequence[str | None] | None = None,
+        left: Sequence[bool] | None = None,
+        forfeits: dict[int, int] | None = None,
+    ) -> None:
+        if not config.created_at:
+            config.created_at = datetime.now(UTC).isoformat(timespec="seconds")
+        self.config = config
+        self.registry = registry
+        self.variant: Variant = registry.variant(config.variant).configure(overrides=config.options)
+        n = self.variant.seats
+        if len(config.seats) != n:
+            raise WireError(
+                "garbage", f"{self.variant.name} has {n} seats, not {len(config.seats)}"
+            )
+        self.standings = standings
+        self.clock = clock
+        self.reconnect_time = reconnect_time
+        self.kinds = [seat_kind(s) for s in config.seats]
+        self.seed = Seed(config.seed)
+        specs = [
+            "" if kind == "human" else spec.removeprefix("@")
+            for kind, spec in zip(self.kinds, config.seats, strict=True)
+        ]
+        self.bots: list[Bot | None] = build_bots(
+            specs, registry, self.seed, self.variant, deadlines
+        )
+        self.names: list[str | None] = list(names) if names is not None else [None] * n
+        self.left: list[bool] = list(left) if left is not None else [False] * n
+        self.connected = [False] * n
+        self.forfeits: dict[int, int] = dict(forfeits or {})
+        self.record = Record(self.variant.name, self.variant.options.diff(), config.seed)
+        self.totals = [0] * n
+        self.completed = 0
+        self.state: DealState | None = None
+        self.dealer = self.variant.first_dealer(self.seed)
+        self.finished = False
+        self.winners: list[int] = []
+        self.move_deadline: float | None = None
+        self.drops: dict[int, float] = {}
+        self.finished_at: float | None = None
+        for seat, gone in enumerate(self.left):
+            if gone and self.kinds[seat] == "human":
+                self._stand_in(seat)
+        if record is not None:
+            self._restore(record)
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    @property
+    def n(self) -> int:
+        return self.variant.seats
+
+    @property
+    def started(self) -> bool:
+        return bool(self.record.deals)
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        return "running" if self.started else "open"
+
+    def humans(self) -> list[int]:
+        """The person seats (a leaver's too: it is still told what happens)."""
+        return [s for s in range(self.n) if self.kinds[s] == "human"]
+
+    def free_seats(self) -> list[int]:
+        return [s for s in self.humans() if self.names[s] is None and not self.left[s]]
+
+    def players(self) -> list[str]:
+        """Per seat: the person's name (``""`` while free), the seat spec otherwise."""
+        return [
+            (self.names[s] or "") if self.kinds[s] == "human" else self.config.seats[s]
+            for s in range(self.n)
+        ]
+
+    def level(self, seat: int) -> str:
+        """The opponents' level of ``seat``: the other seats' labels."""
+        return ",".join(self.config.seats[s] for s in range(self.n) if s != seat)
+
+    def summary(self) -> Message:
+        """The table as ``tables`` lists it (public facts only)."""
+        return {
+            "table": self.id,
+            "variant": self.variant.name,
+            "options": self.variant.options.diff(),
+            "rated": self.config.rated,
+            "status": self.status,
+            "seats": [
+                {
+                    "kind": self.kinds[s],
+                    "label": self.config.seats[s],
+                    "name": self.names[s],
+                    "connected": self.connected[s] if self.kinds[s] == "human" else True,
+                }
+                for s in range(self.n)
+            ],
+            "deal": len(self.record.deals),
+            "totals": list(self.totals),
+        }
+
+    def file_data(self) -> dict[str, Any]:
+        """The table file's contents (``sixtysix-table-file/1``)."""
+        c = self.config
+        return {
+            "format": "sixtysix-table-file/1",
+            "table": {
+                "id": c.id,
+                "variant": c.variant,
+                "options": c.options,
+                "seats": list(c.seats),
+                "rated": c.rated,
+                "move_time": c.move_time,
+                "on_leave": c.on_leave,
+                "names": list(self.names),
+                "left": list(self.left),
+                "created_at": c.created_at,
+                "forfeits": {str(k): v for k, v in self.forfeits.items()},
+                "finished": self.finished,
+            },
+            "record": self.record.as_json(),
+        }
+
+    # ------------------------------------------------------------------ seats
+
+    def find(self, name: str) -> int | None:
+        """The seat ``name`` holds at this table (names are case-insensitive)."""
+        key = _key(name)
+        for s, held in enumerate(self.names):
+            if held is not None and _key(held) == key:
+                return s
+        return None
+
+    def join(self, name: str, seat: int | None = None) -> tuple[int, bool]:
+        """Seat ``name`` (the given seat or the first free one) or find its seat again:
+        ``(seat, reconnected)``. Refused: ``table_full``."""
+        held = self.find(name)
+        if held is not None:
+            if self.left[held]:
+                raise WireError("table_full", f"{name} has left this table")
+            return held, True
+        if self.finished:
+            raise WireError("table_full", "this match is over")
+        free = self.free_seats()
+        if seat is None:
+            if not free:
+                raise WireError("table_full", "every seat at this table is taken")
+            seat = free[0]
+        elif seat not in free:
+            raise WireError("table_full", f"seat {seat} is not a free person seat")
+        self.names[seat] = name
+        return seat, False
+
+    def connect(self, seat: int) -> Out:
+        """The person of ``seat`` is connected (a join or a reconnection)."""
+        self.connected[seat] = True
+        self.drops.pop(seat, None)
+        out = self._seats()
+        if not self.started and not self.free_seats() and not self.finished:
+            out += self.start_if_ready()
+        elif not self.started:
+            out += self._to_humans(wire.waiting(self.free_seats()))
+        return out
+
+    def disconnect(self, seat: int) -> Out:
+        """The connection of ``seat`` dropped: the seat is kept for the reconnect limit."""
+        if not self.connected[seat]:
+            return []
+        self.connected[seat] = False
+        if not self.finished and not self.left[seat]:
+            self.drops[seat] = self.clock() + self.reconnect_time
+        return self._seats()
+
+    def screen(self, seat: int) -> list[Message]:
+        """Everything ``seat`` needs to draw its whole screen: match, deal, update, decide."""
+        out: list[Message] = [messages.match_message(self.variant, seat)]
+        state = self.state
+        if state is None and self.record.deals:
+            state = self._last_state
+        if state is None:
+            if not self.finished:
+                out.append(wire.waiting(self.free_seats()))
+            return out
+        out.append(messages.deal_message(len(self.record.deals), state.dealer))
+        out.append(wire.update(state.view(seat)))
+        if self.finished:
+            out.append(messages.match_over_message(self.totals, self.winners))
+        elif not state.is_over and state.to_act == seat and not self.left[seat]:
+            out.append(messages.decide_message(state.view(seat), self._deadline_ms()))
+            if self.config.rated and self.move_deadline is not None:
+                out.append(wire.timer(seat, max(0, round(self.move_deadline - self.clock()))))
+        return out
+
+    def leave(self, seat: int, reason: str) -> Out:
+        """The person of ``seat`` leaves (``quit``, ``disconnected`` or ``timeout``)."""
+        if self.kinds[seat] != "human" or self.left[seat] or self.finished:
+            return []
+        self.drops.pop(seat, None)
+        if not self.started:
+            self.names[seat] = None
+            self.connected[seat] = False
+            return self._seats() + self._to_humans(wire.waiting(self.free_seats()))
+        self.left[seat] = True
+        score = leaving_score(self.totals, self.completed, seat) if self.config.rated else None
+        if self.config.rated:
+            self._record(seat, "left", score)
+        out = self._to_humans(wire.left(seat, reason, score))
+        out.append((seat, wire.standings(self.names[seat] or "", score)))
+        out += self._seats()
+        if self.config.on_leave == "end":
+            out += self._end([])
+        else:
+            self._stand_in(seat)
+            if self.state is not None and self.state.to_act == seat:
+                self.move_deadline = None
+        return out
+
+    def _stand_in(self, seat: int) -> None:
+        opp = build_bots(
+            ["" if s != seat else STAND_IN.removeprefix("@") for s in range(self.n)],
+            self.registry,
+            self.seed.child(("stand-in", seat)),
+        )
+        self.bots[seat] = opp[seat]
+
+    # ------------------------------------------------------------------ time
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`expire` has something to do next (clock time), if ever."""
+        times = list(self.drops.values())
+        if self.move_deadline is not None:
+            times.append(self.move_deadline)
+        return min(times) if times else None
+
+    def expire(self) -> Out:
+        """Seats past the reconnect limit or the move timer have left the table."""
+        now = self.clock()
+        out: Out = []
+        for seat, at in sorted(self.drops.items()):
+            if at <= now and not self.finished:
+                out += self.leave(seat, "disconnected")
+        state = self.state
+        if (
+            self.move_deadline is not None
+            and self.move_deadline <= now
+            and state is not None
+            and not self.finished
+        ):
+            self.move_deadline = None
+            out += self.leave(state.to_act, "timeout")
+        return out
+
+    # ------------------------------------------------------------------ play
+
+    def to_act(self) -> int | None:
+        """The seat to act now (None before the start, between matches, after the end)."""
+        state = self.state
+        if self.finished or state is None or state.is_over:
+            return None
+        return state.to_act
+
+    def bot_to_act(self) -> bool:
+        seat = self.to_act()
+        return seat is not None and self.bots[seat] is not None
+
+    def act(self, seat: int, text: str) -> Out:
+        """A person's action; refused (``not_started``, ``not_your_turn``, ``illegal``) with
+        nothing changed."""
+        state = self.state
+        if self.finished or state is None:
+            raise WireError("not_started", "no deal is running at this table")
+        if self.left[seat] or state.to_act != seat or self.bots[seat] is not None:
+            raise WireError("not_your_turn", f"seat {state.to_act} is to act, not seat {seat}")
+        legal = state.legal_actions()
+        try:
+            action = messages.check_action({"type": "action", "action": text}, legal)
+        except (IllegalAnswer, ProtocolError) as exc:
+            raise WireError("illegal", str(exc)) from None
+        state.apply_legal(action)
+        return self._after(seat, action)
+
+    def bot_turn(self) -> Out:
+        """The turn of the bot to act (run in a thread: it may think for a while)."""
+        state = self.state
+        seat = self.to_act()
+        if state is None or seat is None:
+            return []
+        bot = self.bots[seat]
+        if bot is None:
+            return []
+        action, fault = take_turn(state, seat, bot.choose)
+        if fault is not None:
+            self.forfeits[len(self.record.deals) - 1] = seat
+        return self._after(seat, action)
+
+    def undo(self, seat: int) -> Out:
+        raise WireError("no_undo", "take-backs are not available at this server")
+
+    # ------------------------------------------------------------------ the match
+
+    def start_if_ready(self) -> Out:
+        """Deal the first deal once every person seat is taken (at once with none)."""
+        if self.started or self.finished or self.free_seats():
+            return []
+        return self._deal()
+
+    def _deal(self) -> Out:
+        number = len(self.record.deals)
+        setup = self.variant.deal(self.seed, ("deal", number), self.dealer)
+        state = self.variant.new_deal(setup)
+        self.record.deals.append(DealRecord(setup, state.history))
+        self.state = state
+        out: Out = []
+        for s in self.humans():
+            if number == 0:
+                out.append((s, messages.match_message(self.variant, s)))
+            out.append((s, messages.deal_message(number + 1, state.dealer)))
+            out.append((s, wire.update(state.view(s))))
+        return out + self._ask()
+
+    def _after(self, seat: int, action: int) -> Out:
+        """Tell everyone what happened, then end the deal or ask the next seat."""
+        state = self.state
+        assert state is not None
+        self.move_deadline = None
+        out: Out = []
+        for s in self.humans():
+            if action >= 0:
+                out.append((s, messages.event_message(seat, action)))
+            out.append((s, wire.update(state.view(s))))
+        if not state.is_over:
+            return out + self._ask()
+        return out + self._deal_over()
+
+    def _deal_over(self) -> Out:
+        state = self.state
+        assert state is not None and state.outcome is not None
+        notice = deal_notice(self.bots)
+        if notice is not None:
+            notice(state)
+        number = len(self.record.deals)
+        result = messages.result_message(number, state.outcome, [_cards(h) for h in state.hands])
+        out = self._to_humans(result)
+        for s in range(self.n):
+            self.totals[s] += state.outcome.game_points[s]
+        self.completed += 1
+        winners = self.variant.match_winners(self.totals, self.completed)
+        self._last_state = state
+        if winners:
+            for s in self.humans():
+                if self.config.rated and not self.left[s] and self.names[s]:
+                    self._record(s, "finished", match_score(self.totals, s))
+            return out + self._end(winners)
+        self.dealer = self.variant.next_dealer(state.dealer)
+        return out + self._deal()
+
+    def _end(self, winners: list[int]) -> Out:
+        self.finished = True
+        self.finished_at = self.clock()
+        self.winners = list(winners)
+        self.move_deadline = None
+        self.drops.clear()
+        if self.state is not None:
+            self._last_state = self.state
+        self.state = None
+        tell_match_over(self.bots, self.totals, winners)
+        return self._to_humans(messages.match_over_message(self.totals, winners))
+
+    def _ask(self) -> Out:
+        state = self.state
+        assert state is not None
+        seat = state.to_act
+        if self.bots[seat] is not None or self.left[seat]:
+            return []
+        out: Out = [(seat, messages.decide_message(state.view(seat), self._deadline_ms()))]
+        if self.config.rated and self.config.move_time is not None:
+            self.move_deadline = self.clock() + self.config.move_time
+            out += self._to_humans(wire.timer(seat, self.config.move_time))
+        return out
+
+    def _deadline_ms(self) -> int:
+        if self.move_deadline is None:
+            return 0
+        return max(0, round((self.move_deadline - self.clock()) * 1000))
+
+    def _record(self, seat: int, ending: str, score: int | None) -> None:
+        if self.standings is None:
+            return
+        self.standings.add(
+            name=self.names[seat] or "",
+            variant=self.variant.name,
+            level=self.level(seat),
+            seats=self.n,
+            seat=seat,
+            ending=ending,
+            score=score,
+            deals=self.completed,
+            totals=list(self.totals),
+        )
+
+    def _seats(self) -> Out:
+        connected = [self.connected[s] or self.kinds[s] != "human" for s in range(self.n)]
+        return self._to_humans(wire.seats(self.players(), connected, self.left))
+
+    def _to_humans(self, message: Message) -> Out:
+        return [(s, message) for s in self.humans()]
+
+    # ------------------------------------------------------------------ restart
+
+    _last_state: DealState | None = None
+
+    def _restore(self, raw: RawRecord) -> None:
+        """Play the record's actions again (each checked), the forfeits where they were."""
+        for i, deal in enumerate(raw.deals):
+            setup = deal.setup
+            try:
+                setup.validate(self.variant.rules)
+            except RecordError as exc:
+                raise RecordError(f"deal {i + 1}: {exc}") from None
+            state = self.variant.new_deal(setup)
+            for seat, text in deal.actions:
+                legal = state.legal_actions()
+                try:
+                    action = messages.check_action({"type": "action", "action": text}, legal)
+                except (IllegalAnswer, ProtocolError) as exc:
+                    raise RecordError(f"deal {i + 1}: seat {seat}: {exc}") from None
+                if state.is_over or seat != state.to_act:
+                    raise RecordError(f"deal {i + 1}: seat {seat} is not to act")
+                state.apply_legal(action)
+            if i in self.forfeits and not state.is_over:
+                forfeit(state, self.forfeits[i])
+            self.record.deals.append(DealRecord(setup, state.history))
+            self.dealer = state.dealer
+            if state.outcome is None:
+                self.state = state
+                continue
+            self._last_state = state
+            for s in range(self.n):
+                self.totals[s] += state.outcome.game_points[s]
+            self.completed += 1
+        if self.state is None and self.record.deals and not self.finished:
+            self.dealer = self.variant.next_dealer(self.dealer)
+        self.winners = self.variant.match_winners(self.totals, self.completed) or []
+
+    def resume(self) -> Out:
+        """After a restart: a finished last deal is followed by the next one (or the end);
+        every person seat starts its reconnect limit from now."""
+        now = self.clock()
+        for s in self.humans():
+            if self.names[s] is not None and not self.left[s]:
+                self.drops[s] = now + self.reconnect_time
+        if self.finished or not self.started:
+            return []
+        if self.winners:
+            return self._end(self.winners)
+        if self.state is None:
+            return self._deal()
+        return self._ask() if not self.bot_to_act() else []
+
+
+def _key(name: str) -> str:
+    """Names are one name whatever their case (NFC, case-folded, as the names database)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _cards(hand: int) -> list[int]:
+    return list(cards_of(hand))

@@ -1,0 +1,341 @@
+"""The messages of ``sixtysix-table/1``: names, limits, builders and checkers, no I/O.
+
+One JSON object per WebSocket text frame, encoded exactly as a ``sixtysix-player/1`` line
+(:mod:`sixtysix.protocol.messages`) without its newline; the referee messages a seated client
+receives are that protocol's own. Everything a client sends is checked here before the
+server looks at it: a message that is not what the protocol allows raises :class:`WireError`
+with the code and the one-line reason the connection is closed (or answered) with.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sixtysix.core.view import View
+from sixtysix.protocol.messages import MAX_ACTION, Message, ProtocolError, encode_view, parse_line
+
+PROTOCOL = "sixtysix-table/1"
+#: Largest frame either side sends (bytes): the websockets ``max_size`` of the server.
+MAX_MESSAGE = 64 * 1024
+#: Messages per second a connection may send on average, and in one burst.
+RATE = 20.0
+BURST = 40
+#: Seconds a new connection has to send its first message.
+HELLO_TIMEOUT = 10.0
+
+CLOSE_NORMAL = 1000
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_ERROR = 1011
+
+#: Refusals that leave the connection open.
+SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started")
+#: Refusals that end the connection (close 1008).
+HARD_ERRORS = ("garbage", "protocol", "token", "name_taken", "no_table", "table_full", "flooding")
+
+#: Person names: letters, digits and ``_-.``, 1 to 32 characters.
+NAME_RE = re.compile(r"[^\W_]|[_.-]")
+MAX_NAME = 32
+MAX_SEATS = 8
+MAX_OPTIONS = 50
+MAX_SPEC = 200
+MAX_TOKEN = 200
+#: Rated move time: default and bounds (seconds).
+MOVE_TIME = 60
+MOVE_TIME_RANGE = (5, 600)
+ON_LEAVE = ("end", "bot")
+LANGS = ("en", "tr")
+
+
+class WireError(Exception):
+    """A request the server refuses: ``code`` (one of the protocol's) and one English line."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def closes(self) -> bool:
+        """Whether the refusal ends the connection."""
+        return self.code not in SOFT_ERRORS
+
+
+# ---------------------------------------------------------------------- framing
+
+
+def encode(message: Mapping[str, Any]) -> str:
+    """One message as the text of one frame (compact JSON, as the player protocol writes)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode(frame: str | bytes) -> Message:
+    """The message of a frame; binary frames, non-JSON and non-objects are ``garbage``."""
+    if not isinstance(frame, str):
+        raise WireError("garbage", "binary frames are not part of the protocol")
+    try:
+        return parse_line(frame, MAX_MESSAGE)
+    except ProtocolError as exc:
+        raise WireError("garbage", str(exc)) from None
+
+
+class TokenBucket:
+    """At most ``rate`` messages a second on average and ``burst`` at once."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST, clock: Any = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.clock = clock
+        self.last = clock()
+
+    def take(self) -> bool:
+        """Spend one message; False when the connection is over its limit."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+# ---------------------------------------------------------------------- client requests
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    variant: str
+    options: dict[str, object]
+    seats: tuple[str, ...]
+    rated: bool = False
+    move_time: int | None = None
+    on_leave: str = "end"
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    table: str
+    name: str
+    token: str | None = None
+    lang: str = "en"
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A message of a seated client: ``action`` (its text), ``undo`` or ``leave``."""
+
+    kind: str
+    action: str = field(default="")
+
+
+def _bad(text: str) -> WireError:
+    return WireError("garbage", text)
+
+
+def _bool(message: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = message.get(key, default)
+    if not isinstance(value, bool):
+        raise _bad(f"{key} must be true or false")
+    return value
+
+
+def _opt_int(message: Mapping[str, Any], key: str) -> int | None:
+    value = message.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(f"{key} must be an integer or null")
+    return value
+
+
+def _text(message: Mapping[str, Any], key: str, limit: int) -> str:
+    value = message.get(key)
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise _bad(f"{key} must be a string of 1 to {limit} characters")
+    return value
+
+
+def check_name(name: object) -> str:
+    """A person's name as given (1-32 letters, digits, ``_-.``), else ``garbage``."""
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= MAX_NAME
+        or not all(NAME_RE.fullmatch(ch) for ch in name)
+    ):
+        raise _bad(f"a name is 1 to {MAX_NAME} letters, digits, '_', '-' or '.'")
+    return name
+
+
+def check_request(message: Mapping[str, Any]) -> Create | Join | ListTables:
+    """The first message of a connection, checked: what the connection is for."""
+    if message.get("protocol") != PROTOCOL:
+        raise WireError("protocol", f"speaks {str(message.get('protocol'))[:60]!r}, not {PROTOCOL}")
+    kind = message.get("type")
+    if kind == "list":
+        return ListTables()
+    if kind == "create":
+        return _check_create(message)
+    if kind == "join":
+        return _check_join(message)
+    raise _bad(f"a connection begins with create, list or join, not {str(kind)[:40]!r}")
+
+
+def _check_create(message: Mapping[str, Any]) -> Create:
+    variant = _text(message, "variant", 100)
+    options = message.get("options", {})
+    if (
+        not isinstance(options, dict)
+        or len(options) > MAX_OPTIONS
+        or not all(isinstance(k, str) and len(k) <= 100 for k in options)
+        or not all(isinstance(v, (str, int, bool)) for v in options.values())
+    ):
+        raise _bad("options must be an object of names and plain values")
+    seats = message.get("seats")
+    if (
+        not isinstance(seats, list)
+        or not 1 <= len(seats) <= MAX_SEATS
+        or not all(isinstance(s, str) and 0 < len(s) <= MAX_SPEC for s in seats)
+    ):
+        raise _bad("seats must list one player per seat: human, @BOT or exec:PROGRAM")
+    for spec in seats:
+        if spec != "human" and not spec.startswith("@") and not spec.startswith("exec:"):
+            raise _bad(f"a seat is human, @BOT or exec:PROGRAM, not {spec[:40]!r}")
+    rated = _bool(message, "rated", False)
+    move_time = _opt_int(message, "move_time")
+    seed = _opt_int(message, "seed")
+    if rated:
+        if seed is not None:
+            raise _bad("rated tables are always shuffled securely: seed is for test tables")
+        move_time = MOVE_TIME if move_time is None else move_time
+        low, high = MOVE_TIME_RANGE
+        if not low <= move_time <= high:
+            raise _bad(f"move_time must be {low} to {high} seconds")
+    elif move_time is not None:
+        raise _bad("move_time is for rated tables; test tables have no timer")
+    on_leave = message.get("on_leave", "end")
+    if on_leave not in ON_LEAVE:
+        raise _bad("on_leave must be end or bot")
+    return Create(variant, dict(options), tuple(seats), rated, move_time, on_leave, seed)
+
+
+def _check_join(message: Mapping[str, Any]) -> Join:
+    table = _text(message, "table", 64)
+    name = check_name(message.get("name"))
+    token = message.get("token")
+    if token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN):
+        raise _bad("a token is a string")
+    lang = message.get("lang", "en")
+    if lang not in LANGS:
+        raise _bad("lang must be en or tr")
+    seat = _opt_int(message, "seat")
+    return Join(table, name, token, lang, seat)
+
+
+def check_seated(message: Mapping[str, Any]) -> Seated:
+    """A message of a seated client."""
+    kind = message.get("type")
+    if kind == "action":
+        text = message.get("action")
+        if not isinstance(text, str) or len(text) > MAX_ACTION:
+            raise _bad(f"an action must be a string of at most {MAX_ACTION} characters")
+        return Seated("action", text)
+    if kind in ("undo", "leave"):
+        return Seated(str(kind))
+    raise _bad(f"a seated client sends action, undo or leave, not {str(kind)[:40]!r}")
+
+
+# ---------------------------------------------------------------------- server messages
+
+
+def created(table: str) -> Message:
+    return {"type": "created", "table": table}
+
+
+def tables(entries: Sequence[Mapping[str, Any]]) -> Message:
+    return {"type": "tables", "tables": list(entries)}
+
+
+def welcome(
+    table: str,
+    seat: int,
+    name: str,
+    token: str | None,
+    rated: bool,
+    move_time: int | None,
+    players: Sequence[str],
+    reconnected: bool,
+) -> Message:
+    return {
+        "type": "welcome",
+        "table": table,
+        "seat": seat,
+        "name": name,
+        "token": token,
+        "rated": rated,
+        "move_time": move_time,
+        "players": list(players),
+        "reconnected": reconnected,
+    }
+
+
+def update(view: View) -> Message:
+    """A seat's view after an action: that seat's view and nothing else."""
+    return {"type": "update", "view": encode_view(view)}
+
+
+def seats(players: Sequence[str], connected: Sequence[bool], left: Sequence[bool]) -> Message:
+    return {
+        "type": "seats",
+        "players": list(players),
+        "connected": list(connected),
+        "left": list(left),
+    }
+
+
+def waiting(free: Sequence[int]) -> Message:
+    return {"type": "waiting", "for": list(free)}
+
+
+def timer(seat: int, seconds: int) -> Message:
+    return {"type": "timer", "seat": seat, "seconds": seconds}
+
+
+def error(code: str, message: str) -> Message:
+    return {"type": "error", "code": code, "message": message}
+
+
+def left(seat: int, reason: str, score: int | None) -> Message:
+    return {"type": "left", "seat": seat, "reason": reason, "score": score}
+
+
+def standings(name: str, score: int | None) -> Message:
+    return {"type": "standings", "name": name, "score": score}
+
+
+__all__ = [
+    "MAX_MESSAGE",
+    "PROTOCOL",
+    "Create",
+    "Join",
+    "ListTables",
+    "Seated",
+    "TokenBucket",
+    "WireError",
+    "check_request",
+    "check_seated",
+    "decode",
+    "encode",
+]
