@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import json
 import os
 import select
 import threading
@@ -42,9 +41,8 @@ from sixtysix.table.incoming import (
     visible,
 )
 from sixtysix.table.remote import RemoteTable
+from sixtysix.table.wire import PROTOCOL, encode
 
-#: The protocol every first message names.
-PROTOCOL = "sixtysix-table/1"
 #: Seconds to open a connection, and to wait for the reply to a request.
 OPEN_TIMEOUT = 10.0
 REPLY_TIMEOUT = 30.0
@@ -130,7 +128,7 @@ async def _receive(ws: ClientConnection, url: str, tr: Translator) -> Message:
 async def _request(url: str, message: Message, expect: str, tr: Translator) -> Message:
     ws = await open_connection(url, tr)
     async with ws:
-        await ws.send(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        await ws.send(encode(message))
         reply = await _receive(ws, url, tr)
     if reply["type"] == "error":
         raise TableError(
@@ -359,7 +357,7 @@ class _Seat:
             seat=r.seat,
         )
         try:
-            await ws.send(json.dumps(join, ensure_ascii=False, separators=(",", ":")))
+            await ws.send(encode(join))
         except ConnectionClosed:
             raise _Lost from None
         welcomed = asyncio.Event()
@@ -389,7 +387,7 @@ class _Seat:
                 table.on_message(message)
                 self._schedule_waiting()
                 if table.done:
-                    return SeatResult("left" if table.left[table.me] else "over")
+                    return SeatResult("left" if table.has_left else "over")
         except ConnectionClosed as exc:
             if (
                 exc.sent is not None
@@ -401,6 +399,8 @@ class _Seat:
                 ) from None
             self._closed(exc.rcvd.code if exc.rcvd is not None else None, exc)
         else:
+            if self.table.has_left:  # closed after this seat left: nothing to join again
+                return SeatResult("left")
             self._closed(ws.close_code, None)
         raise _Lost
 
@@ -428,7 +428,7 @@ class _Seat:
             reply = table.on_line(line)
             try:
                 for message in reply.send:
-                    await ws.send(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                    await ws.send(encode(message))
             except ConnectionClosed:
                 await asyncio.Future()  # the receiving side reports the close
             if reply.hint is not None:

@@ -20,9 +20,10 @@ from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import NotationError, SixtySixError
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.protocol.messages import Message, ProtocolError, parse_line
+from sixtysix.table.wire import MAX_MESSAGE
 
-#: Longest frame a client reads (the server's own limit for a frame, sixtysix-table/1).
-MAX_INCOMING = 64 * 1024
+#: Longest frame a client reads (the protocol's limit for a frame).
+MAX_INCOMING = MAX_MESSAGE
 #: Bounds on what a message may hold: a short string, a long one, a list of tables.
 MAX_SHORT = 100
 MAX_TEXT = 1000

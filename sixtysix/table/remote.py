@@ -90,6 +90,8 @@ class RemoteTable:
         self.done = False
         #: The one line to end with, after an error that closes the connection.
         self.fatal: str | None = None
+        #: This seat has left the table (the server still sends its standings, then closes).
+        self.has_left = False
         self._quit_warned = False
         self._waiting_shown: int | None = None
 
@@ -256,9 +258,14 @@ class RemoteTable:
             self._seat_check(s)
         if len(m["totals"]) == len(self.totals):
             self.totals = list(m["totals"])
+        self.done = True
+        self.my_turn = False
+        if not m["winners"]:
+            if not self.has_left:
+                self.screen.say(self.tr._("The match is over: a person left the table."), "bold")
+            return
         names = ", ".join(self._who(s) for s in m["winners"])
         self.screen.say(self.tr._("Match over. Winner: {names}.").format(names=names), "bold green")
-        self.done = True
 
     def _on_seats(self, m: Message) -> None:
         players, connected, left = m["players"], m["connected"], m["left"]
@@ -309,7 +316,7 @@ class RemoteTable:
         elif code == "illegal":
             text = tr._("The server refused that move: it is not allowed now.")
         elif code == "no_undo":
-            text = tr._("No take-back now: another person has played since your move.")
+            text = tr._("The server takes nothing back now.")
         elif code == "not_started":
             text = tr._("The match has not started yet.")
         else:
@@ -328,12 +335,13 @@ class RemoteTable:
                 self.screen.say(tr._("Time is up: you have left the table."), "bold red")
             else:
                 self.screen.say(tr._("You have left the table."), "bold red")
-            self.done = True
+            self.has_left = True
+            self.my_turn = False
             return
         reasons = {
             "timeout": tr._("out of time"),
             "disconnected": tr._("connection lost for too long"),
-            "quit": tr._("left"),
+            "quit": tr._("by choice"),
         }
         self.screen.say(
             tr._("{who} has left the table ({reason}).").format(
@@ -345,6 +353,10 @@ class RemoteTable:
     def _on_standings(self, m: Message) -> None:
         tr = self.tr
         score = m["score"]
+        if self.has_left:
+            self.done = True
+            if score is None and not self.rated:
+                return  # test tables score nothing
         if score is None:
             self.screen.say(tr._("Standings: this match is not scored."), "bold")
         else:
@@ -355,9 +367,9 @@ class RemoteTable:
     # ------------------------------------------------------------------ the person
 
     def ask(self) -> None:
-        """Prompt for the person's move (with a line above it for a countdown)."""
+        """Prompt for the person's move (at a rated table, below a line for the countdown)."""
         prompt = self.tr._("Your move") + " > "
-        self.prompt(("\n" if self.timer is not None else "") + prompt)
+        self.prompt(("\n" if self.rated else "") + prompt)
 
     def on_line(self, line: str) -> Reply:
         """What one line typed by the person asks for."""
