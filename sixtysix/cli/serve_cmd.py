@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 
 
 @click.command(cls=LocalizedCommand)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--host", default="127.0.0.1", help="Address to listen on (default: 127.0.0.1).")
 @click.option(
-    "--port", type=bounded(1, 65535), default=6666, show_default=True, help="Port to listen on."
+    "--port", type=bounded(1, 65535), default=6666, help="Port to listen on (default: 6666)."
 )
 @click.option(
     "--data",
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     "--reconnect-time",
     type=bounded(1, 86400),
     default=180,
-    show_default=True,
-    help="Seconds a dropped person keeps the seat; later the seat has left the table.",
+    help="Seconds a dropped person keeps the seat (default: 180); later the seat has left"
+    " the table.",
 )
 @click.option(
     "--certfile",
@@ -71,6 +71,8 @@ def serve(
       sixtysix serve
       sixtysix serve --host 0.0.0.0 --port 6666 --certfile cert.pem --keyfile key.pem
     """
+    import ssl
+
     from sixtysix.i18n import translator
     from sixtysix.play.standings import data_dir
     from sixtysix.table.server import tls_context
@@ -80,7 +82,15 @@ def serve(
         raise InputError(tr._("--keyfile needs --certfile"))
     context = None
     if certfile is not None:
-        context = tls_context(str(certfile), None if keyfile is None else str(keyfile))
+        try:
+            context = tls_context(str(certfile), None if keyfile is None else str(keyfile))
+        except (OSError, ssl.SSLError) as exc:
+            reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or exc
+            raise InputError(
+                tr._("cannot use the certificate {path}: {reason}").format(
+                    path=certfile, reason=reason
+                )
+            ) from None
     root = data if data is not None else data_dir() / "server"
     scheme = "wss" if context is not None else "ws"
     stopped_by = asyncio.run(_run(tr, root, host, port, reconnect_time, context, scheme))

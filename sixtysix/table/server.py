@@ -208,7 +208,28 @@ class TableServer:
         text = self.store.text(table)
         await asyncio.to_thread(self.store.write, table.id, text)
         self._deliver(table, out)
+        self._log(table, out)
         self.wakers[table.id].set()
+        if table.finished and any(p.running for p in table.programs):
+            self._spawn(asyncio.to_thread(table.close_programs))
+
+    def _log(self, table: Table, out: Out) -> None:
+        """The operator's lines for what ``out`` tells: who left, a match over."""
+        seen: set[int] = set()
+        for _, message in out:
+            kind = message.get("type")
+            if kind not in ("left", "match_over") or id(message) in seen:
+                continue
+            seen.add(id(message))
+            if kind == "left":
+                line = self.tr._("Table {table}: seat {seat} has left ({reason}).")
+                self.say(
+                    line.format(table=table.id, seat=message["seat"], reason=message["reason"])
+                )
+            else:
+                line = self.tr._("Table {table}: the match is over (totals {totals}).")
+                totals = " ".join(str(t) for t in message["totals"])
+                self.say(line.format(table=table.id, totals=totals))
 
     def _deliver(self, table: Table, out: Out) -> None:
         clients = self.clients[table.id]
@@ -428,10 +449,8 @@ class TableServer:
 
 
 def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
-    """The server's TLS context; :class:`SixtySixError` for a certificate it cannot use."""
+    """The server's TLS context; :class:`ssl.SSLError` or :class:`OSError` for a
+    certificate or key it cannot use."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    try:
-        context.load_cert_chain(certfile, keyfile)
-    except (OSError, ssl.SSLError) as exc:
-        raise SixtySixError(f"cannot use the certificate {certfile}: {exc}") from None
+    context.load_cert_chain(certfile, keyfile)
     return context

@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.external import Deadlines
+from sixtysix.bots.external import Deadlines, ExecBot
 from sixtysix.bots.external import match_over as tell_match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.cards import cards_of
@@ -50,6 +50,7 @@ from sixtysix.play.standings import leaving_score, match_score
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
+from sixtysix.protocol.referee import ExternalPlayer
 from sixtysix.table import wire
 from sixtysix.table.wire import WireError
 
@@ -151,6 +152,8 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: The external programs started for this table's ``exec:`` seats.
+        self.programs: list[ExternalPlayer] = []
         for seat, gone in enumerate(self.left):
             if gone and self.kinds[seat] == "human":
                 self._stand_in(seat)
@@ -405,10 +408,35 @@ class Table:
         bot = self.bots[seat]
         if bot is None:
             return []
-        action, fault = take_turn(state, seat, bot.choose)
+        if isinstance(bot, ExecBot):
+            action, fault = take_turn(state, seat, lambda view: self._program(bot).choose(view))
+        else:
+            action, fault = take_turn(state, seat, bot.choose)
         if fault is not None:
             self.forfeits[len(self.record.deals) - 1] = seat
         return self._after(seat, action)
+
+    def _program(self, bot: ExecBot) -> ExecBot:
+        """``bot`` with an external program of this table's own: the ``exec:`` bots of the
+        other drivers share one process per seat and program in a process, which would mix
+        the matches of two tables."""
+        if bot._player is None:
+            cls = type(bot)
+            d = cls.deadlines
+            player = ExternalPlayer(
+                cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
+            )
+            player.seat = bot.seat
+            self.programs.append(player)
+            player.start(self.variant)
+            player.new_match(self.variant, bot.seat)
+            bot._player = player
+        return bot
+
+    def close_programs(self) -> None:
+        """Close this table's external programs (blocking: run it in a thread)."""
+        for player in self.programs:
+            player.close()
 
     def undo(self, seat: int) -> Out:
         raise WireError("no_undo", "take-backs are not available at this server")

@@ -1,0 +1,80 @@
+"""Bots and external programs at a server's tables: an ``exec:`` program plays a seat, its
+fault forfeits only the deal, and a bot thinking for long never holds up another table."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import threading
+from pathlib import Path
+
+from sixtysix.core.view import View
+from tests.protocol.scripts import FIRST_LEGAL, misbehaving, write_player
+from tests.table.server_helpers import create, join, play_out, running
+
+
+def test_an_exec_player_plays_a_seat_of_its_own_table(tmp_path: Path) -> None:
+    spec = "exec:" + shlex.join(write_player(tmp_path, FIRST_LEGAL))
+
+    async def main() -> None:
+        async with running(tmp_path / "data") as (url, server):
+            tables = [
+                await create(url, "66", ["human", spec], seed=s, options={"target": 2})
+                for s in (1, 2)
+            ]
+            conns = [(await join(url, t, f"p{i}"))[0] for i, t in enumerate(tables)]
+            overs = await asyncio.gather(*(play_out(c) for c in conns))
+            for table, over in zip(tables, overs, strict=True):
+                live = server.tables[table]
+                assert live.finished and not live.forfeits and max(over["totals"]) >= 2
+            # Each table had a program of its own.
+            pids = [p.pids for t in tables for p in server.tables[t].programs]
+            assert len(pids) == 2 and not set(pids[0]) & set(pids[1])
+
+    asyncio.run(main())
+
+
+def test_a_faulting_program_forfeits_the_deal(tmp_path: Path) -> None:
+    spec = "exec:" + shlex.join(
+        write_player(tmp_path, misbehaving('send({"type": "action", "action": "play XX"})'))
+    )
+
+    async def main() -> None:
+        async with running(tmp_path / "data") as (url, server):
+            table = await create(url, "66", ["human", spec], seed=3, options={"target": 3})
+            conn, _ = await join(url, table, "ayse")
+            result = await play_out(conn, until="result")
+            assert result["result"]["reason"] == "forfeit"
+            assert server.tables[table].forfeits == {0: 1}
+
+    asyncio.run(main())
+
+
+def test_a_thinking_bot_does_not_hold_up_another_table(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    async def main() -> None:
+        async with running(tmp_path) as (url, server):
+            slow = await create(url, "66", ["@random", "@random"], seed=1)
+            bot = server.tables[slow].bots[0]
+            assert bot is not None
+            inner = bot.choose
+
+            def stuck(view: View) -> int:
+                release.wait(60)
+                return inner(view)
+
+            bot.choose = stuck  # type: ignore[method-assign]
+            bot2 = server.tables[slow].bots[1]
+            assert bot2 is not None
+            bot2.choose = stuck  # type: ignore[method-assign]
+            table = await create(url, "66-4", ["human"] * 4, seed=5, options={"target": 2})
+            conns = [(await join(url, table, f"p{i}"))[0] for i in range(4)]
+            await asyncio.gather(*(play_out(c) for c in conns))
+            assert not server.tables[slow].completed  # still thinking
+            release.set()
+
+    try:
+        asyncio.run(main())
+    finally:
+        release.set()

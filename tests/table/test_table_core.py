@@ -1,0 +1,311 @@
+"""The table's synchronous core: seats, refusals that change nothing, leaving and its score,
+the timers, restart from the table file, and each seat told only its own view."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.plugins.manager import get_registry
+from sixtysix.protocol.messages import encode_view
+from sixtysix.table import wire
+from sixtysix.table.store import table_from_file
+from sixtysix.table.table import Config, Out, Table
+from sixtysix.table.wire import WireError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Book:
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+
+    def add(
+        self,
+        name: str,
+        variant: str,
+        level: str,
+        seats: int,
+        seat: int,
+        ending: str,
+        score: int | None,
+        deals: int,
+        totals: Sequence[int],
+    ) -> None:
+        self.rows.append(
+            {
+                "name": name,
+                "level": level,
+                "seat": seat,
+                "ending": ending,
+                "score": score,
+                "deals": deals,
+            }
+        )
+
+
+def make(
+    seats: Sequence[str] = ("human",) * 4,
+    variant: str = "66-4",
+    clock: Clock | None = None,
+    book: Book | None = None,
+    **config: Any,
+) -> Table:
+    config.setdefault("seed", None if config.get("rated") else 11)
+    return Table(
+        Config(
+            id="t1",
+            variant=variant,
+            options=config.pop("options", {"target": 3}),
+            seats=tuple(seats),
+            **config,
+        ),
+        get_registry(),
+        standings=book,
+        clock=clock or Clock(),
+        reconnect_time=5.0,
+    )
+
+
+def seat_all(table: Table) -> Out:
+    out: Out = []
+    for s in table.free_seats():
+        seat, again = table.join(f"p{s}", None)
+        assert seat == s and not again
+        out += table.connect(seat)
+    return out
+
+
+def snapshot(table: Table) -> str:
+    return json.dumps(table.file_data(), sort_keys=True)
+
+
+def test_the_match_starts_when_every_person_seat_is_taken() -> None:
+    table = make()
+    assert table.status == "open"
+    out = table.join("p0")
+    assert out == (0, False)
+    assert table.join("P0") == (0, True)  # the same name, any case: the same seat
+    table.connect(0)
+    assert not table.started
+    out = seat_all(table)
+    assert table.status == "running"
+    types = [m["type"] for s, m in out if s == table.to_act()]
+    assert "match" in types and "deal" in types and "update" in types and types[-1] == "decide"
+    with pytest.raises(WireError) as err:
+        table.join("late")
+    assert err.value.code == "table_full"
+
+
+def test_refused_requests_change_nothing() -> None:
+    table = make()
+    seat_all(table)
+    seat = table.to_act()
+    assert seat is not None
+    other = (seat + 1) % 4
+    before = snapshot(table)
+    state = table.state
+    assert state is not None
+    legal = [ACTION_NAMES[a] for a in state.legal_actions()]
+    illegal = next(
+        name
+        for name in ("play AS", "play 9C", "call hearts", "solo", "exchange")
+        if name not in legal
+    )
+    for who, text, code in (
+        (other, legal[0], "not_your_turn"),  # out of turn / for another seat
+        (seat, illegal, "illegal"),
+        (seat, "nonsense", "illegal"),
+        (seat, "x" * 5000, "illegal"),
+    ):
+        with pytest.raises(WireError) as err:
+            table.act(who, text)
+        assert err.value.code == code and not err.value.closes
+        assert snapshot(table) == before
+    with pytest.raises(WireError) as err:
+        table.act(seat, illegal)
+    assert legal[0] in err.value.message  # the legal list is in the refusal
+
+
+def test_no_action_before_the_start_or_after_the_end() -> None:
+    table = make(seats=("human", "human"), variant="66", options={"target": 1})
+    table.join("a")
+    with pytest.raises(WireError) as err:
+        table.act(0, "play AS")
+    assert err.value.code == "not_started"
+    seat_all(table)
+    play_to_end(table)
+    assert table.finished and table.status == "finished"
+    with pytest.raises(WireError) as err:
+        table.act(0, "play AS")
+    assert err.value.code == "not_started"
+
+
+def play_to_end(table: Table) -> Out:
+    out: Out = []
+    while not table.finished:
+        seat = table.to_act()
+        assert seat is not None
+        if table.bot_to_act():
+            out += table.bot_turn()
+        else:
+            state = table.state
+            assert state is not None
+            out += table.act(seat, ACTION_NAMES[state.legal_actions()[0]])
+    return out
+
+
+def test_each_seat_is_told_its_own_view_and_nothing_else() -> None:
+    table = make(seats=("human", "@random", "human", "@easy"))
+    out = seat_all(table)
+    while not table.finished:
+        state = table.state
+        assert state is not None
+        for seat in table.humans():
+            updates = [m for s, m in out if s == seat and m["type"] == "update"]
+            if updates and not state.is_over:
+                assert updates[-1]["view"] == encode_view(state.view(seat))
+            for s, m in out:
+                if m["type"] == "decide":
+                    assert s == state.to_act
+        if table.bot_to_act():
+            out = table.bot_turn()
+        else:
+            out = table.act(state.to_act, ACTION_NAMES[state.legal_actions()[-1]])
+        for s, m in out:
+            if m["type"] in ("update", "decide"):
+                assert m["view"]["seat"] == s
+            assert s in table.humans()
+
+
+def test_leaving_a_rated_match_scores_the_leaver_and_ends_it() -> None:
+    book = Book()
+    clock = Clock()
+    table = make(rated=True, move_time=30, clock=clock, book=book)
+    seat_all(table)
+    out = table.leave(2, "quit")
+    assert (2, wire.standings("p2", -1)) in out  # in the first deal: a loss
+    assert all((s, wire.left(2, "quit", -1)) in out for s in range(4))
+    assert table.finished
+    assert [m["type"] for s, m in out if s == 0][-1] == "match_over"
+    assert book.rows == [
+        {
+            "name": "p2",
+            "level": "human,human,human",
+            "seat": 2,
+            "ending": "left",
+            "score": -1,
+            "deals": 0,
+        }
+    ]
+
+
+def test_with_on_leave_bot_a_stand_in_plays_on() -> None:
+    book = Book()
+    table = make(
+        seats=("human", "human"),
+        variant="66",
+        options={"target": 2},
+        rated=True,
+        move_time=30,
+        book=book,
+        on_leave="bot",
+    )
+    seat_all(table)
+    table.leave(1, "quit")
+    assert not table.finished and table.bots[1] is not None
+    play_to_end(table)
+    assert [r["name"] for r in book.rows] == ["p1", "p0"]
+    assert book.rows[1]["ending"] == "finished"
+
+
+def test_a_drop_past_the_limit_leaves_the_table() -> None:
+    clock = Clock()
+    table = make(clock=clock, rated=True, move_time=600)
+    seat_all(table)
+    table.disconnect(3)
+    assert table.next_deadline() == clock.now + 5.0
+    clock.now += 4.9
+    assert table.expire() == []
+    table.connect(3)  # back in time: nothing happens
+    table.disconnect(3)
+    clock.now += 5.0
+    out = table.expire()
+    assert (0, wire.left(3, "disconnected", -1)) in out and table.finished
+
+
+def test_the_move_timer_of_a_rated_table() -> None:
+    clock = Clock()
+    table = make(clock=clock, rated=True, move_time=30)
+    out = seat_all(table)
+    seat = table.to_act()
+    assert seat is not None and (0, wire.timer(seat, 30)) in out
+    clock.now += 29
+    assert table.expire() == []
+    clock.now += 1
+    out = table.expire()
+    assert (0, wire.left(seat, "timeout", -1)) in out
+
+
+def test_an_open_table_frees_the_seat_of_a_leaver() -> None:
+    table = make()
+    table.join("p0")
+    table.connect(0)
+    table.leave(0, "quit")
+    assert table.names[0] is None and table.free_seats() == [0, 1, 2, 3] and not table.left[0]
+
+
+def test_the_table_file_resumes_the_match_exactly() -> None:
+    table = make(seats=("human", "@random", "human", "human"), options={"target": 12})
+    seat_all(table)
+    for _ in range(30):
+        if table.bot_to_act():
+            table.bot_turn()
+        else:
+            state = table.state
+            assert state is not None
+            table.act(state.to_act, ACTION_NAMES[state.legal_actions()[0]])
+    data = json.loads(json.dumps(table.file_data()))
+    again = table_from_file(copy.deepcopy(data), get_registry(), clock=Clock())
+    assert again.file_data() == data
+    assert again.totals == table.totals and again.completed == table.completed
+    state, other = table.state, again.state
+    assert state is not None and other is not None
+    for s in range(4):
+        assert encode_view(other.view(s)) == encode_view(state.view(s))
+    # The rest of the match is dealt from the same seed as it would have been.
+    play_to_end(table)
+    play_to_end(again)
+    deals = [d.setup.as_json() for d in table.record.deals]
+    dealt = [d.setup.as_json() for d in again.record.deals]
+    common = min(len(deals), len(dealt))
+    assert common > len(data["record"]["deals"]) and deals[:common] == dealt[:common]
+
+
+def test_a_bot_fault_forfeits_and_survives_a_restart() -> None:
+    table = make(seats=("human", "@random", "human", "human"))
+    seat_all(table)
+    bot = table.bots[1]
+    assert bot is not None
+    bot.choose = lambda view: 999  # type: ignore[method-assign]
+    while not table.forfeits:
+        if table.bot_to_act():
+            table.bot_turn()
+        else:
+            state = table.state
+            assert state is not None
+            table.act(state.to_act, ACTION_NAMES[state.legal_actions()[0]])
+    assert table.forfeits == {0: 1}
+    again = table_from_file(json.loads(json.dumps(table.file_data())), get_registry())
+    assert again.totals == table.totals and again.completed == 1
