@@ -202,9 +202,9 @@ def tables(url: str, as_json: bool, lang: str | None) -> None:
         status = statuses[row["status"]]
         if row["rated"]:
             status += " · " + tr._("rated")
-        out.add_row(
-            row["table"],
-            row["variant"],
+        out.add_row(  # Text, not markup: a server's "[" is shown as it is
+            Text(row["table"]),
+            Text(row["variant"]),
             status,
             seats,
             str(row["deal"]),

@@ -17,25 +17,27 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
 
 from sixtysix.core.actions import ACTION_NAMES, MARRY, parse_action
-from sixtysix.core.cards import NUM_CARDS, marriage_points, parse_card
+from sixtysix.core.cards import marriage_points, parse_card
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.explain import why_illegal
+from sixtysix.play.input import _CONTROL as CONTROL_WORDS  # the words of help, quit...
 from sixtysix.play.input import InputProblem, Kind, parse_input
 from sixtysix.play.render import TableInfo, card, hand_order, render_choices, render_outcome
 from sixtysix.play.render import render_view as draw_view
 from sixtysix.play.session import Screen
-from sixtysix.play.terms import action_text, announcement, card_text, seat_name
+from sixtysix.play.terms import action_text, announcement, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message, ProtocolError, decode_view, variant_of
+from sixtysix.table import texts
 from sixtysix.table.incoming import ServerProtocolError
 
 #: Error codes after which the server closes the connection.
@@ -338,14 +340,9 @@ class RemoteTable:
             self.has_left = True
             self.my_turn = False
             return
-        reasons = {
-            "timeout": tr._("out of time"),
-            "disconnected": tr._("connection lost for too long"),
-            "quit": tr._("by choice"),
-        }
         self.screen.say(
             tr._("{who} has left the table ({reason}).").format(
-                who=self._who(seat), reason=reasons.get(m["reason"], m["reason"])
+                who=self._who(seat), reason=texts.left_reason(tr, m["reason"])
             ),
             "yellow",
         )
@@ -382,14 +379,14 @@ class RemoteTable:
             self._refuse(str(problem))
             return Reply()
         if command is None:  # no deal on the screen yet: only leaving and help make sense
-            if words in ("quit", "exit", "q", "çık", "cik", "çıkış"):
+            if CONTROL_WORDS.get(words) is Kind.QUIT:
                 return self._quit()
             self.screen.say(tr._("The match has not started yet."), "dim")
             return Reply()
         if command.kind is not Kind.QUIT:
             self._quit_warned = False
         if command.kind is Kind.HELP:
-            self.screen.show(self.help(view))
+            self.screen.show(texts.help_text(self.tr, self.rated, view if self.my_turn else None))
             self._again()
             return Reply()
         if command.kind is Kind.QUIT:
@@ -427,17 +424,7 @@ class RemoteTable:
         if self._quit_warned:
             return Reply(send=[{"type": "leave"}], leave=True)
         self._quit_warned = True
-        if self.rated:
-            text = self.tr._(
-                "Leaving a rated table counts as leaving the table in the standings. Type quit"
-                " again to leave; Ctrl-C instead keeps your seat for a while."
-            )
-        else:
-            text = self.tr._(
-                "Leaving is for good: the others are told. Type quit again to leave; Ctrl-C"
-                " instead keeps your seat for a while."
-            )
-        self.screen.say(text, "yellow")
+        self.screen.say(texts.quit_warning(self.tr, self.rated), "yellow")
         self._again()
         return Reply()
 
@@ -449,49 +436,12 @@ class RemoteTable:
         if self.my_turn:
             self.ask()
 
-    def help(self, view: View | None) -> Text:
-        tr = self.tr
-        lines = [
-            tr._("Play a card by its name (as, 10h, Q♥, kd) or by its number in your hand."),
-            tr._(
-                "Other moves: marry H, exchange, close, claim, trump S, trump below,"
-                " partner AD, solo, concede (when the rules allow them)."
-            ),
-            tr._(
-                "? help   hint  the expert's view of each move   undo  take back   quit  leave"
-                " the table"
-            ),
-            tr._(
-                "Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades."
-            ),
-        ]
-        if self.rated:
-            lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
-        if view is not None and self.my_turn:
-            legal = ", ".join(
-                card_text(a) if a < NUM_CARDS else ACTION_NAMES[a] for a in view.legal_actions
-            )
-            lines.append(tr._("Allowed now: {actions}").format(actions=legal))
-        return Text("\n".join(lines))
-
     def show_hint(self, values: Sequence[tuple[int, float]] | None) -> None:
         """The expert's values of each move (None: the analysis is not installed here)."""
-        tr = self.tr
         if values is None:
-            self._refuse(tr._("Hints need the expert analysis, which is not installed here."))
+            self._refuse(self.tr._("Hints need the expert analysis, which is not installed here."))
             return
-        table = Table(title=tr._("Expected game points of each move"), box=None)
-        table.add_column(tr._("move"))
-        table.add_column(tr._("notation"))
-        table.add_column(tr._("value"), justify="right")
-        for i, (action, value) in enumerate(sorted(values, key=lambda av: -av[1])):
-            table.add_row(
-                action_text(tr, int(action)),
-                ACTION_NAMES[int(action)],
-                f"{float(value):+.2f}",
-                style="bold green" if i == 0 else None,
-            )
-        self.screen.show(table)
+        self.screen.show(texts.hint_table(self.tr, values))
         self._again()
 
     def waiting_for(self) -> int | None:
@@ -526,20 +476,7 @@ class RemoteTable:
 
     def error_line(self, code: str, message: str) -> str:
         """The one line for an error that ends the connection."""
-        tr = self.tr
-        texts = {
-            "token": tr._(
-                "The server refused the name {name}: it belongs to someone else, or its token"
-                " is not in this user's data directory."
-            ),
-            "name_taken": tr._("The name {name} is already taken at this table."),
-            "no_table": tr._("There is no table {table} on this server (see sixtysix tables)."),
-            "table_full": tr._("Table {table} has no free seat for a person."),
-        }
-        text = texts.get(code)
-        if text is None:
-            return tr._("The server closed the connection: {message}").format(message=message)
-        return text.format(name=self.name, table=self.table)
+        return texts.error_line(self.tr, code, message, self.name, self.table)
 
     # ------------------------------------------------------------------ helpers
 
@@ -585,7 +522,8 @@ class RemoteTable:
         show_points = not variant.rules.manual_claim or bool(
             getattr(variant.options, "open_scores", False)
         )
-        labels = tuple("" if s == self.me else p for s, p in enumerate(self.players))
+        # render_view writes the labels as Rich markup: a server's "[" is text, not a style
+        labels = tuple("" if s == self.me else escape(p) for s, p in enumerate(self.players))
         return TableInfo(
             variant=variant.name,
             deal_number=self.deal_number,

@@ -174,3 +174,14 @@ def test_the_new_commands_have_help_in_both_languages() -> None:
     assert "VARIANT masası aç" in out and "Puanlı masa" in out
     out = runner.invoke(cli, ["join", "--lang", "tr", "--help"]).output
     assert "masasına otur" in out
+
+
+def test_a_listing_with_markup_in_it_is_shown_as_it_is() -> None:
+    entry = FakeServer()._entry()
+    entry["variant"] = "[/bold]66"
+    entry["seats"][0]["name"] = "[red]ayse"
+    server = FakeServer(script=[json.dumps({"type": "tables", "tables": [entry]})])
+    with running(server) as url:
+        code, out, err = invoke("tables", "--server", url)
+    assert code == 0, err
+    assert "[/bold]66" in out and "[red]ayse" in out

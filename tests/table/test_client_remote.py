@@ -215,3 +215,10 @@ def test_a_message_that_does_not_fit_the_table_is_refused(message: dict[str, Any
     t = Table()
     with pytest.raises(ServerProtocolError):
         t.feed(message)
+
+
+def test_a_server_name_that_looks_like_markup_is_shown_as_it_is() -> None:
+    t = Table()
+    t.feed({**welcome(), "players": ["ayse", "[/bold]x[red"]})
+    t.decide(to_seat_0())
+    assert "seat 1 ([/bold]x[red)" in t.screen.text
