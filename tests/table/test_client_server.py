@@ -4,6 +4,7 @@ reconnects by itself and the match goes on), and a rated move timer that runs ou
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -13,13 +14,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from sixtysix.cli import cli
 from sixtysix.i18n import Translator
 from sixtysix.plugins.manager import build_registry
 from sixtysix.table.client import SeatRequest, SeatResult, create_table, sit
 from sixtysix.table.remote import RemoteTable
 from tests.play.scripted import RecordingScreen
-from tests.table.server_helpers import free_port
+from tests.table.server_helpers import free_port, join
 from tests.table.test_client_loop import Person, first_legal
 
 REGISTRY = build_registry()
@@ -177,3 +180,26 @@ def test_a_rated_move_timer_that_runs_out_leaves_the_table(tmp_path: Path) -> No
     assert "Rated game: 5 s per move" in screen.text
     assert "Time is up: you have left the table." in screen.text
     assert "Standings:" in screen.text
+
+
+def test_a_full_table_and_a_taken_name_are_one_line_each(tmp_path: Path) -> None:
+    with serving(tmp_path) as server:
+        table_id = new_table(server.url, ["human", "@random"])
+
+        async def sit_and_run() -> None:
+            conn, _ = await join(server.url, table_id, "ayse")  # takes the only person seat
+            runner = CliRunner()
+            full = await asyncio.to_thread(
+                runner.invoke, cli, ["join", server.url, "--table", table_id, "--name", "bob"]
+            )
+            assert full.exit_code == 2
+            assert full.stderr.strip() == f"Error: Table {table_id} has no free seat for a person."
+            taken = await asyncio.to_thread(
+                runner.invoke, cli, ["join", server.url, "--table", table_id, "--name", "AYSE"]
+            )
+            assert taken.exit_code == 2
+            assert "The server refused the name AYSE" in taken.stderr
+            assert len(taken.stderr.strip().splitlines()) == 1
+            await conn.close()
+
+        asyncio.run(sit_and_run())
