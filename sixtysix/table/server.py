@@ -8,6 +8,9 @@ of one table at a time, and a bot or an ``exec:`` program thinks in a thread
 table file is written (in a thread, before anyone is told), so what a client has seen survives
 a crash.
 
+An ``exec:`` seat runs a program on the server's machine, so only a client on that machine
+(a loopback address) may open a table with one.
+
 A connection that breaks the rules (binary frames, no JSON, more than :data:`wire.BURST`
 messages at once or :data:`wire.RATE` a second, a frame over :data:`wire.MAX_MESSAGE`, no first
 message within :data:`wire.HELLO_TIMEOUT`) is closed with a reason and changes nothing; a
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import secrets
 import ssl
@@ -46,6 +50,8 @@ log = logging.getLogger("sixtysix.server")
 
 #: Messages waiting for one slow client before it is closed.
 MAX_QUEUE = 2000
+#: Unfinished tables one server holds at most.
+MAX_TABLES = 20_000
 #: How long a finished table is still listed (seconds).
 FINISHED_LISTED = 3600.0
 
@@ -318,6 +324,12 @@ class TableServer:
             client.send(wire.tables(self.listing()))
             await client.flush_and_close(wire.CLOSE_NORMAL, "listed")
         elif isinstance(request, wire.Create):
+            if any(spec.startswith("exec:") for spec in request.seats) and not _local(ws):
+                raise WireError(
+                    "garbage", "exec: players are seated only from the server's own machine"
+                )
+            if sum(not t.finished for t in self.tables.values()) >= MAX_TABLES:
+                raise WireError("table_full", "this server has as many tables as it can hold")
             table = await self.create(request)
             self.say(
                 self.tr._("Table {table}: {variant} opened ({seats}).").format(
@@ -446,6 +458,16 @@ class TableServer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.save_all()
+
+
+def _local(ws: ServerConnection) -> bool:
+    """Whether the peer is on this machine (a loopback address)."""
+    address = ws.remote_address
+    host = address[0] if isinstance(address, tuple) and address else None
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from sixtysix.core.view import View
+from sixtysix.table.server import _local
 from tests.protocol.scripts import FIRST_LEGAL, misbehaving, write_player
 from tests.table.server_helpers import create, join, play_out, running
 
@@ -78,3 +79,14 @@ def test_a_thinking_bot_does_not_hold_up_another_table(tmp_path: Path) -> None:
         asyncio.run(main())
     finally:
         release.set()
+
+
+def test_exec_seats_only_from_the_servers_own_machine() -> None:
+    class Peer:
+        def __init__(self, address: object) -> None:
+            self.remote_address = address
+
+    assert _local(Peer(("127.0.0.1", 5000)))  # type: ignore[arg-type]
+    assert _local(Peer(("::1", 5000, 0, 0)))  # type: ignore[arg-type]
+    assert not _local(Peer(("192.0.2.7", 5000)))  # type: ignore[arg-type]
+    assert not _local(Peer(None))  # type: ignore[arg-type]
