@@ -96,14 +96,27 @@ class RemoteTable:
         self.has_left = False
         self._quit_warned = False
         self._waiting_shown: int | None = None
+        #: The prompt is on the screen, waiting for a line.
+        self._prompted = False
 
     # ------------------------------------------------------------------ server messages
 
     def on_message(self, message: Message) -> None:
-        """Show one checked message from the server."""
+        """Show one checked message from the server.
+
+        A message that arrives while the prompt waits for the person's move is written on a
+        line of its own, and the prompt is asked again below it.
+        """
         handler = getattr(self, "_on_" + message["type"], None)
-        if handler is not None:
-            handler(message)
+        if handler is None:
+            return
+        quiet = message["type"] == "timer"
+        if self._prompted and not quiet:
+            self.prompt("\n")
+            self._prompted = False
+        handler(message)
+        if self.my_turn and not self._prompted and not quiet:
+            self.ask()
 
     def _on_welcome(self, m: Message) -> None:
         tr = self.tr
@@ -366,10 +379,12 @@ class RemoteTable:
     def ask(self) -> None:
         """Prompt for the person's move (at a rated table, below a line for the countdown)."""
         prompt = self.tr._("Your move") + " > "
+        self._prompted = True
         self.prompt(("\n" if self.rated else "") + prompt)
 
     def on_line(self, line: str) -> Reply:
         """What one line typed by the person asks for."""
+        self._prompted = False  # the line's end moved the cursor below the prompt
         tr = self.tr
         view = self.view
         words = line.strip().lower()

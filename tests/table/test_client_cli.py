@@ -185,3 +185,12 @@ def test_a_listing_with_markup_in_it_is_shown_as_it_is() -> None:
         code, out, err = invoke("tables", "--server", url)
     assert code == 0, err
     assert "[/bold]66" in out and "[red]ayse" in out
+
+
+def test_join_takes_the_server_from_the_environment() -> None:
+    with running(FakeServer()) as url:
+        code, _, err = invoke(
+            "join", "--table", "nope", "--name", "ayse", env={"SIXTYSIX_SERVER": url}
+        )
+    assert code == 2
+    assert "There is no table nope on this server" in one_error_line(err)

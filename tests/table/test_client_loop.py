@@ -45,6 +45,8 @@ class Person:
         pass
 
     def prompt(self, text: str) -> None:
+        if not text.strip():  # a line break before a message that came during the prompt
+            return
         self.prompts += 1
         assert self.queue is not None and self.table is not None
         self.queue.put_nowait(self.choose(self.table))

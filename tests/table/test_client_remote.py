@@ -222,3 +222,14 @@ def test_a_server_name_that_looks_like_markup_is_shown_as_it_is() -> None:
     t.feed({**welcome(), "players": ["ayse", "[/bold]x[red"]})
     t.decide(to_seat_0())
     assert "seat 1 ([/bold]x[red)" in t.screen.text
+
+
+def test_news_during_the_prompt_goes_on_its_own_line_and_the_prompt_comes_back() -> None:
+    t = Table()
+    t.decide(to_seat_0())
+    assert t.prompts == ["Your move > "]
+    seats = {"type": "seats", "players": ["ayse", "mehmet"], "left": [False, False]}
+    t.feed({**seats, "connected": [True, False]})
+    assert t.prompts == ["Your move > ", "\n", "Your move > "]
+    t.feed({"type": "timer", "seat": 0, "seconds": 30})  # nothing written: no new prompt
+    assert len(t.prompts) == 3
