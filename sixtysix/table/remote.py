@@ -224,6 +224,7 @@ class RemoteTable:
             raise ServerProtocolError("the server asked for a move out of this seat's turn")
         self.view = view
         self.my_turn = True
+        self.timer = None  # a rated table's timer message follows the decision
         self._waiting_shown = None
         self.screen.show(draw_view(view, self._info(), self.tr))
         self.screen.show(render_choices(view, self.tr))
