@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -203,3 +204,19 @@ def test_a_full_table_and_a_taken_name_are_one_line_each(tmp_path: Path) -> None
             await conn.close()
 
         asyncio.run(sit_and_run())
+
+
+def test_the_program_of_the_docs_plays_a_whole_match(tmp_path: Path) -> None:
+    """docs/together.md's minimal player, run as written (its address and table replaced)."""
+    page = (ROOT / "docs" / "together.md").read_text(encoding="utf-8")
+    match = re.search(r"```python\n(.*?)```", page, re.DOTALL)
+    assert match is not None
+    with serving(tmp_path) as server:
+        table_id = new_table(server.url, ["human", "@random"])
+        program = match.group(1).replace("ws://127.0.0.1:6666", server.url)
+        program = program.replace("3f9a1c2b", table_id)
+        done = subprocess.run(
+            [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("keep this token: ")
