@@ -49,6 +49,8 @@ class LatencyBook:
 
     seated: dict[str, set[str]] = field(default_factory=dict)
     table_latency: list[float] = field(default_factory=list)
+    #: When each of those actions was sent (``perf_counter``), in the same order.
+    sent_at: list[float] = field(default_factory=list)
     #: Actions sent before this ``perf_counter`` time are not measured (a benchmark's warm-up).
     record_from: float = 0.0
     _pending: dict[tuple[str, ActionKey], _Pending] = field(default_factory=dict)
@@ -79,6 +81,7 @@ class LatencyBook:
             del self._pending[(table, key)]
             if pending.sent >= self.record_from:
                 self.table_latency.append(at - pending.sent)
+                self.sent_at.append(pending.sent)
 
     @property
     def unanswered(self) -> int:
@@ -185,6 +188,7 @@ class ScriptedPerson:
         self.errors: list[str] = []
         self.own_latency: list[float] = []
         self.actions = 0
+        self.updates = 0
         self.messages_in = 0
         self.messages_out = 0
         self.totals: list[int] | None = None
@@ -266,6 +270,7 @@ class ScriptedPerson:
         if self.keep:
             self.received.append(message)
         if kind == "update":
+            self.updates += 1
             self._updated(message, at)
         elif kind == "decide":
             if self._acting is None or self._acting.done():
