@@ -48,8 +48,15 @@ from sixtysix.table.wire import WireError
 
 log = logging.getLogger("sixtysix.server")
 
+#: Seconds a peer has to answer a close before the connection is dropped (a client still
+#: pushing a 10 MB frame never answers).
+CLOSE_TIMEOUT = 3.0
+#: Bytes of a close frame's reason.
+MAX_REASON = 123
 #: Messages waiting for one slow client before it is closed.
 MAX_QUEUE = 2000
+#: Connections waiting to be accepted (many clients reconnect at once after a restart).
+BACKLOG = 4096
 #: Unfinished tables one server holds at most.
 MAX_TABLES = 20_000
 #: How long a finished table is still listed (seconds).
@@ -100,7 +107,7 @@ class Client:
         """Send what is queued, then close with ``code`` and ``reason``."""
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait((code, reason))
+            self.queue.put_nowait((code, close_reason(reason)))
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
             await self.writer
 
@@ -211,8 +218,9 @@ class TableServer:
 
     async def _commit(self, table: Table, out: Out) -> None:
         """Write the table file, then tell every seat what it is to be told."""
+        table.version += 1
         text = self.store.text(table)
-        await asyncio.to_thread(self.store.write, table.id, text)
+        await asyncio.to_thread(self.store.write, table.id, text, table.version)
         self._deliver(table, out)
         self._log(table, out)
         self.wakers[table.id].set()
@@ -435,7 +443,9 @@ class TableServer:
     async def save_all(self) -> None:
         """Write every table file (at a clean stop)."""
         for table in list(self.tables.values()):
-            await asyncio.to_thread(self.store.write, table.id, self.store.text(table))
+            table.version += 1
+            text = self.store.text(table)
+            await asyncio.to_thread(self.store.write, table.id, text, table.version)
 
     def start(
         self, host: str, port: int, ssl_context: ssl.SSLContext | None = None
@@ -448,6 +458,8 @@ class TableServer:
             max_size=wire.MAX_MESSAGE,
             compression=None,
             ssl=ssl_context,
+            backlog=BACKLOG,
+            close_timeout=CLOSE_TIMEOUT,
             logger=logging.getLogger("sixtysix.server.websockets"),
         )
 
@@ -458,6 +470,14 @@ class TableServer:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.save_all()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame holds (123 bytes of UTF-8), on a character."""
+    raw = " ".join(text.split()).encode("utf-8")
+    if len(raw) <= MAX_REASON:
+        return raw.decode("utf-8")
+    return raw[: MAX_REASON - 3].decode("utf-8", "ignore") + "..."
 
 
 def _local(ws: ServerConnection) -> bool:

@@ -27,11 +27,9 @@ Rules the protocol leaves to the server, as this table applies them:
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import Deadlines, ExecBot
@@ -45,6 +43,7 @@ from sixtysix.core.records import DealRecord, RawRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from sixtysix.play.players import build_bots
 from sixtysix.play.standings import leaving_score, match_score
 from sixtysix.plugins.manager import Registry
@@ -52,51 +51,18 @@ from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
 from sixtysix.protocol.referee import ExternalPlayer
 from sixtysix.table import wire
+from sixtysix.table.names import name_key
+from sixtysix.table.seats import (
+    Config,
+    Out,
+    StandingsBook,
+    own_program,
+    seat_kind,
+    stand_in,
+)
 from sixtysix.table.wire import WireError
 
-#: What the table tells its seats: (seat, message) pairs, in order.
-Out = list[tuple[int, Message]]
-#: The bot that plays a leaver's seat on to the end with ``on_leave="bot"``.
-STAND_IN = "@hard"
-
-
-class StandingsBook(Protocol):
-    """Where results go (:class:`sixtysix.table.standings_db.ServerStandings`)."""
-
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None: ...
-
-
-def seat_kind(spec: str) -> str:
-    """``human``, ``bot`` or ``exec`` for a seat spec."""
-    if spec == "human":
-        return "human"
-    return "exec" if spec.startswith("exec:") else "bot"
-
-
-@dataclass
-class Config:
-    """What a table was created with (and is written to its file)."""
-
-    id: str
-    variant: str
-    options: dict[str, object]
-    seats: tuple[str, ...]
-    rated: bool = False
-    move_time: int | None = None
-    on_leave: str = "end"
-    seed: int | None = None
-    created_at: str = ""
+__all__ = ["Config", "Out", "StandingsBook", "Table"]
 
 
 class Table:
@@ -152,6 +118,10 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: How many times the table's file has been written (the newest write wins).
+        self.version = 0
+        #: Take-backs per deal (each draws the fresh cards from a branch of its own).
+        self.undos: dict[int, int] = {}
         #: The external programs started for this table's ``exec:`` seats.
         self.programs: list[ExternalPlayer] = []
         for seat, gone in enumerate(self.left):
@@ -245,9 +215,9 @@ class Table:
 
     def find(self, name: str) -> int | None:
         """The seat ``name`` holds at this table (names are case-insensitive)."""
-        key = _key(name)
+        key = name_key(name)
         for s, held in enumerate(self.names):
-            if held is not None and _key(held) == key:
+            if held is not None and name_key(held) == key:
                 return s
         return None
 
@@ -336,12 +306,7 @@ class Table:
         return out
 
     def _stand_in(self, seat: int) -> None:
-        opp = build_bots(
-            ["" if s != seat else STAND_IN.removeprefix("@") for s in range(self.n)],
-            self.registry,
-            self.seed.child(("stand-in", seat)),
-        )
-        self.bots[seat] = opp[seat]
+        self.bots[seat] = stand_in(self.registry, self.seed, seat, self.n)
 
     # ------------------------------------------------------------------ time
 
@@ -417,20 +382,8 @@ class Table:
         return self._after(seat, action)
 
     def _program(self, bot: ExecBot) -> ExecBot:
-        """``bot`` with an external program of this table's own: the ``exec:`` bots of the
-        other drivers share one process per seat and program in a process, which would mix
-        the matches of two tables."""
-        if bot._player is None:
-            cls = type(bot)
-            d = cls.deadlines
-            player = ExternalPlayer(
-                cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
-            )
-            player.seat = bot.seat
-            self.programs.append(player)
-            player.start(self.variant)
-            player.new_match(self.variant, bot.seat)
-            bot._player = player
+        """``bot`` with an external program of this table's own (started on first use)."""
+        own_program(bot, self.variant, self.programs)
         return bot
 
     def close_programs(self) -> None:
@@ -439,7 +392,36 @@ class Table:
             player.close()
 
     def undo(self, seat: int) -> Out:
-        raise WireError("no_undo", "take-backs are not available at this server")
+        """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
+        unseen cards are dealt afresh (:func:`sixtysix.play.undo.take_back`), as ``play``
+        does; refused (``no_undo``) at rated tables, where that is not installed, and where
+        another person or a program sits: a fresh deal would change what they have seen."""
+        try:
+            from sixtysix.play.undo import last_action, take_back  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise WireError("no_undo", "take-backs are not available at this server") from None
+        if self.config.rated:
+            raise WireError("no_undo", "rated tables have no take-backs")
+        if self.humans() != [seat] or "exec" in self.kinds:
+            raise WireError("no_undo", "take-backs are only for a person alone with built-in bots")
+        state = self.state
+        if self.finished or state is None:
+            raise WireError("not_started", "no deal is running at this table")
+        if last_action(state, seat) is None:
+            raise WireError("no_undo", "nothing to take back in this deal")
+        number = len(self.record.deals) - 1
+        count = self.undos.get(number, 0)
+        stream = self.seed.child(("undo", number, count)).stream(("take-back",))
+        fresh: DealState | None = take_back(state, seat, stream)
+        if fresh is None:
+            raise WireError(
+                "no_undo", "that move cannot be taken back without giving away unseen cards"
+            )
+        self.undos[number] = count + 1
+        self.state = fresh
+        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        view = fresh.view(seat)
+        return [(seat, wire.update(view)), *self._ask({seat: view})]
 
     # ------------------------------------------------------------------ the match
 
@@ -456,12 +438,13 @@ class Table:
         self.record.deals.append(DealRecord(setup, state.history))
         self.state = state
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if number == 0:
                 out.append((s, messages.match_message(self.variant, s)))
             out.append((s, messages.deal_message(number + 1, state.dealer)))
-            out.append((s, wire.update(state.view(s))))
-        return out + self._ask()
+            out.append((s, wire.update(view)))
+        return out + self._ask(views)
 
     def _after(self, seat: int, action: int) -> Out:
         """Tell everyone what happened, then end the deal or ask the next seat."""
@@ -469,12 +452,13 @@ class Table:
         assert state is not None
         self.move_deadline = None
         out: Out = []
-        for s in self.humans():
+        views = {s: state.view(s) for s in self.humans()}
+        for s, view in views.items():
             if action >= 0:
                 out.append((s, messages.event_message(seat, action)))
-            out.append((s, wire.update(state.view(s))))
+            out.append((s, wire.update(view)))
         if not state.is_over:
-            return out + self._ask()
+            return out + self._ask(views)
         return out + self._deal_over()
 
     def _deal_over(self) -> Out:
@@ -511,15 +495,22 @@ class Table:
         tell_match_over(self.bots, self.totals, winners)
         return self._to_humans(messages.match_over_message(self.totals, winners))
 
-    def _ask(self) -> Out:
+    def _ask(self, views: dict[int, View] | None = None) -> Out:
+        """Ask the person to act (its timer started on a rated table); ``views``: the seats'
+        views already built for this state."""
         state = self.state
         assert state is not None
         seat = state.to_act
         if self.bots[seat] is not None or self.left[seat]:
             return []
-        out: Out = [(seat, messages.decide_message(state.view(seat), self._deadline_ms()))]
-        if self.config.rated and self.config.move_time is not None:
+        timed = self.config.rated and self.config.move_time is not None
+        if timed:
+            assert self.config.move_time is not None
             self.move_deadline = self.clock() + self.config.move_time
+        view = views[seat] if views and seat in views else state.view(seat)
+        out: Out = [(seat, messages.decide_message(view, self._deadline_ms()))]
+        if timed:
+            assert self.config.move_time is not None
             out += self._to_humans(wire.timer(seat, self.config.move_time))
         return out
 
@@ -601,11 +592,6 @@ class Table:
         if self.state is None:
             return self._deal()
         return self._ask() if not self.bot_to_act() else []
-
-
-def _key(name: str) -> str:
-    """Names are one name whatever their case (NFC, case-folded, as the names database)."""
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _cards(hand: int) -> list[int]:

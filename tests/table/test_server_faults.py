@@ -14,6 +14,7 @@ from sixtysix.core.records import parse_record
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
+from sixtysix.table.server import close_reason
 from sixtysix.table.standings_db import ServerStandings
 from tests.table.server_helpers import Conn, create, join, play_out, running
 
@@ -116,10 +117,18 @@ def test_a_rated_move_timer_runs_out(tmp_path: Path, monkeypatch: pytest.MonkeyP
     asyncio.run(main())
 
 
-def test_absurd_move_times_are_refused(tmp_path: Path) -> None:
+def test_bad_tables_and_absurd_move_times_are_refused(tmp_path: Path) -> None:
     async def main() -> None:
-        async with running(tmp_path) as (url, _):
+        async with running(tmp_path) as (url, server):
             for extra in (
+                {"variant": "no-such-game"},
+                {"options": {"target": 0}},
+                {"options": {"bogus": True}},
+                {"seats": ["human", "human", "human"]},
+                {"seats": ["human", "@no-such-bot"]},
+                {"seats": ["human", "robot"]},
+                {"seats": ["human", "exec:./no-such-program"]},
+                {"on_leave": "explode"},
                 {"rated": True, "move_time": 1},
                 {"rated": True, "move_time": 10**6},
                 {"move_time": 60},
@@ -138,6 +147,7 @@ def test_absurd_move_times_are_refused(tmp_path: Path) -> None:
                 answer = await conn.next()
                 assert answer["type"] == "error" and answer["code"] == "garbage", extra
                 assert (await conn.closed())[0] == wire.CLOSE_POLICY
+            assert server.tables == {} and not list(server.store.tables.iterdir())
 
     asyncio.run(main())
 
@@ -180,3 +190,9 @@ def test_no_client_ever_receives_another_seats_cards(tmp_path: Path) -> None:
 
     record = asyncio.run(main())
     assert len(record["deals"]) >= 1
+
+
+def test_close_reasons_fit_a_close_frame() -> None:
+    assert close_reason("no hello in time") == "no hello in time"
+    long = close_reason("ş" * 200)
+    assert len(long.encode()) <= 123 and long.endswith("...")
