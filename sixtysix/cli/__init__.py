@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "analyse": "sixtysix.cli.analyse_cmd:analyse",
     "bots": "sixtysix.cli.listing:bots",
     "duel": "sixtysix.cli.duel_cmd:duel",
+    "join": "sixtysix.cli.join_cmd:join",
     "new-bot": "sixtysix.cli.scaffold_cmd:new_bot",
     "new-variant": "sixtysix.cli.scaffold_cmd:new_variant",
     "plugins": "sixtysix.cli.plugins_cmd:plugins",
@@ -35,6 +36,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "sixtysix.cli.simulate_cmd:simulate",
     "tournament": "sixtysix.cli.tournament_cmd:tournament",
     "standings": "sixtysix.cli.standings_cmd:standings",
+    "table": "sixtysix.cli.tables_cmd:table",
+    "tables": "sixtysix.cli.tables_cmd:tables",
     "variants": "sixtysix.cli.listing:variants",
 }
 

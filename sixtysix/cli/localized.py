@@ -224,5 +224,8 @@ def help_texts(command: click.Command) -> list[str]:
 
 def command_texts() -> list[str]:
     """Every help paragraph and option help of every command, for the catalog."""
-    texts = [text for command in localized_commands() for text in help_texts(command)]
+    commands = localized_commands()
+    for group in [c for c in commands if isinstance(c, click.Group) and c.name != "sixtysix"]:
+        commands.extend(group.commands[name] for name in sorted(group.commands))  # table new
+    texts = [text for command in commands for text in help_texts(command)]
     return list(dict.fromkeys(texts))

@@ -1,0 +1,213 @@
+"""``sixtysix table new`` and ``sixtysix tables``: open a table on a table server, list them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from sixtysix.cli.common import (
+    SEED,
+    InputError,
+    Integer,
+    option_assignments,
+    registry,
+    reports_errors,
+)
+from sixtysix.cli.localized import LocalizedCommand, LocalizedGroup, lang_option
+from sixtysix.table.defaults import DEFAULT_SERVER, SERVER_ENV
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: A rated table's seconds per move (sixtysix-table/1).
+MIN_TABLE_MOVE_TIME = 5
+MAX_TABLE_MOVE_TIME = 600
+DEFAULT_TABLE_MOVE_TIME = 60
+
+
+def server_option() -> Callable[[F], F]:
+    """``--server URL``, also from ``$SIXTYSIX_SERVER``."""
+    return click.option(
+        "--server",
+        "url",
+        metavar="URL",
+        envvar=SERVER_ENV,
+        default=DEFAULT_SERVER,
+        show_default=True,
+        help="The table server (or $SIXTYSIX_SERVER).",
+    )
+
+
+def seat_specs(text: str, seats: int, variant: str, tr: Any) -> list[str]:
+    """The ``--seats`` list: ``human``, ``@BOT`` or ``exec:PROGRAM ARGS`` for each seat."""
+    specs = [s.strip() for s in text.split(",")]
+    for spec in specs:
+        low = spec.lower()
+        if low == "human":
+            continue
+        if (low.startswith("@") and len(spec) > 1) or (
+            low.startswith("exec:") and spec[5:].strip()
+        ):
+            continue
+        raise InputError(
+            tr._("{spec!r} is not a seat: give human, @BOT (e.g. @hard) or exec:PROGRAM").format(
+                spec=spec
+            )
+        )
+    if len(specs) != seats:
+        raise InputError(
+            tr._("{variant} has {seats} seats: --seats lists {count}").format(
+                variant=variant, seats=seats, count=len(specs)
+            )
+        )
+    return ["human" if s.lower() == "human" else s for s in specs]
+
+
+@click.group(cls=LocalizedGroup)
+def table() -> None:
+    """Tables on a table server (sixtysix serve): open one for people and programs to join."""
+
+
+@table.command("new", cls=LocalizedCommand)
+@click.argument("variant")
+@click.option(
+    "--seats",
+    "seats_text",
+    required=True,
+    metavar="SEAT[,SEAT...]",
+    help="One per seat: human (a person, or a program that connects like one), @BOT (a bot"
+    " or level the server runs, e.g. @hard) or exec:PROGRAM [ARGS] (an external player the"
+    " server runs).",
+)
+@click.option("--rated", is_flag=True, help="A rated table: move timer, no undo or hints.")
+@click.option(
+    "--move-time",
+    type=Integer(MIN_TABLE_MOVE_TIME, MAX_TABLE_MOVE_TIME),
+    default=None,
+    help=f"Seconds per move at a rated table ({MIN_TABLE_MOVE_TIME}-{MAX_TABLE_MOVE_TIME},"
+    f" default {DEFAULT_TABLE_MOVE_TIME}).",
+)
+@click.option(
+    "--on-leave",
+    type=click.Choice(["end", "bot"]),
+    default="end",
+    show_default=True,
+    help="When a person leaves a running match: end it, or let a bot play the seat on.",
+)
+@click.option("--seed", type=SEED, default=None, help="Reproducible deals (test tables only).")
+@option_assignments()
+@server_option()
+@lang_option()
+@reports_errors
+def new(
+    variant: str,
+    seats_text: str,
+    rated: bool,
+    move_time: int | None,
+    on_leave: str,
+    seed: int | None,
+    preset: str | None,
+    options: tuple[str, ...],
+    url: str,
+    lang: str | None,
+) -> None:
+    """Open a table of VARIANT on the server and print the command that joins it.
+
+    \b
+    Examples:
+      sixtysix table new 66 --seats human,@hard
+      sixtysix table new 66-4 --seats human,human,@hard,exec:./bot --rated --move-time 60
+      sixtysix table new 66-3 --seats human,human,human --preset portal --server wss://club.example
+    """
+    from sixtysix.core.options import parse_assignments
+    from sixtysix.i18n import translator
+    from sixtysix.table.client import check_url, create_table
+
+    tr = translator(lang)
+    check_url(url, tr)
+    v = registry().variant(variant).configure(preset, parse_assignments(options))
+    specs = seat_specs(seats_text, v.seats, v.name, tr)
+    if rated and seed is not None:
+        raise InputError(tr._("rated games are always shuffled securely: --seed is for test games"))
+    if move_time is not None and not rated:
+        raise InputError(tr._("--move-time is for rated games (--rated); test games have no timer"))
+    request = {
+        "variant": v.name,
+        "options": v.options.diff(),
+        "seats": specs,
+        "rated": rated,
+        "move_time": (move_time or DEFAULT_TABLE_MOVE_TIME) if rated else None,
+        "on_leave": on_leave,
+        "seed": seed,
+    }
+    table_id = create_table(url, request, tr)
+    click.echo(
+        tr._("Table {table} is open: {variant}, seats {seats}.").format(
+            table=table_id, variant=v.name, seats=", ".join(specs)
+        )
+    )
+    click.echo(tr._("Join it from any terminal with:"))
+    click.echo(f"  sixtysix join {url} --table {table_id} --name NAME")
+
+
+@click.command(cls=LocalizedCommand)
+@server_option()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
+@lang_option()
+@reports_errors
+def tables(url: str, as_json: bool, lang: str | None) -> None:
+    """List the tables of a table server: open ones (a seat for a person is free), running
+    ones, and those finished in the last hour."""
+    from sixtysix.i18n import translator
+    from sixtysix.table.client import list_tables
+
+    tr = translator(lang)
+    rows = list_tables(url, tr)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    if not rows:
+        click.echo(
+            tr._(
+                "No tables at {url}. Open one with: sixtysix table new VARIANT --seats ..."
+            ).format(url=url)
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    statuses = {"open": tr._("open"), "running": tr._("running"), "finished": tr._("finished")}
+    out = Table(title=tr._("Tables at {url}").format(url=url))
+    for column in (tr._("table"), tr._("variant"), tr._("status"), tr._("seats")):
+        out.add_column(column)
+    out.add_column(tr._("deal"), justify="right")
+    out.add_column(tr._("game points"), justify="right")
+    for row in rows:
+        seats = Text()
+        for i, seat in enumerate(row["seats"]):
+            if i:
+                seats.append(", ")
+            if seat["kind"] == "human":
+                if seat["name"] is None:
+                    seats.append(tr._("(free)"), style="green")
+                else:
+                    seats.append(seat["name"], style=None if seat["connected"] else "dim")
+                    if not seat["connected"]:
+                        seats.append(" " + tr._("(away)"), style="dim")
+            else:
+                seats.append(seat["label"], style="cyan")
+        status = statuses[row["status"]]
+        if row["rated"]:
+            status += " · " + tr._("rated")
+        out.add_row(  # Text, not markup: a server's "[" is shown as it is
+            Text(row["table"]),
+            Text(row["variant"]),
+            status,
+            seats,
+            str(row["deal"]),
+            "-".join(map(str, row["totals"])),
+        )
+    Console().print(out)

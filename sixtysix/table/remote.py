@@ -1,0 +1,552 @@
+"""A person's seat at a remote table, on the screen of ``sixtysix play``.
+
+:class:`RemoteTable` turns the server's checked messages (:mod:`sixtysix.table.incoming`) into
+what the person sees, drawn with play's own pieces (:mod:`sixtysix.play.render`,
+:mod:`sixtysix.play.terms`), and the lines the person types (read by play's
+:func:`~sixtysix.play.input.parse_input`) into messages for the server. It does no I/O of its
+own: the network side (:mod:`sixtysix.table.client`) feeds it and sends what it returns, so it
+is tested with plain lists. The views it draws are the seat's own, rebuilt with
+:func:`~sixtysix.protocol.messages.decode_view`; the server is the referee, this side only
+helps the person (a move it knows to be illegal is explained and not sent).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.markup import escape
+from rich.text import Text
+
+from sixtysix.core.actions import ACTION_NAMES, MARRY, parse_action
+from sixtysix.core.cards import marriage_points, parse_card
+from sixtysix.core.errors import SixtySixError
+from sixtysix.core.outcome import Outcome, Reason
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.i18n import Translator
+from sixtysix.play.explain import why_illegal
+from sixtysix.play.input import _CONTROL as CONTROL_WORDS  # the words of help, quit...
+from sixtysix.play.input import InputProblem, Kind, parse_input
+from sixtysix.play.render import TableInfo, card, hand_order, render_choices, render_outcome
+from sixtysix.play.render import render_view as draw_view
+from sixtysix.play.session import Screen
+from sixtysix.play.terms import action_text, announcement, seat_name
+from sixtysix.play.timer import Clock, MoveTimer
+from sixtysix.plugins.manager import Registry
+from sixtysix.protocol.messages import Message, ProtocolError, decode_view, variant_of
+from sixtysix.table import texts
+from sixtysix.table.incoming import ServerProtocolError
+
+#: Error codes after which the server closes the connection.
+FATAL_CODES = ("garbage", "protocol", "token", "name_taken", "no_table", "table_full", "flooding")
+
+
+@dataclass
+class Reply:
+    """What one typed line asks of the network side."""
+
+    send: list[Message] = field(default_factory=list)
+    #: The view to compute a hint for (test tables, the person's own move).
+    hint: View | None = None
+    #: The person asked to leave the table (``leave`` is in ``send``).
+    leave: bool = False
+
+
+class RemoteTable:
+    """The person's side of one seat: the screen state and the commands."""
+
+    def __init__(
+        self,
+        tr: Translator,
+        screen: Screen,
+        registry: Registry,
+        prompt: Callable[[str], None],
+        *,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.tr = tr
+        self.screen = screen
+        self.registry = registry
+        self.prompt = prompt
+        self.clock = clock
+        self.table = ""
+        self.me = 0
+        self.name = ""
+        self.rated = False
+        self.move_time: int | None = None
+        self.players: list[str] = []
+        self.connected: list[bool] = []
+        self.left: list[bool] = []
+        self.variant: Variant | None = None
+        self.target = 0
+        self.deals: int | None = None
+        self.deal_number = 0
+        self.totals: list[int] = []
+        self.view: View | None = None
+        self.my_turn = False
+        self.timer: MoveTimer | None = None
+        #: The match is over or this seat has left: the session ends.
+        self.done = False
+        #: The one line to end with, after an error that closes the connection.
+        self.fatal: str | None = None
+        #: This seat has left the table (the server still sends its standings, then closes).
+        self.has_left = False
+        self._quit_warned = False
+        self._waiting_shown: int | None = None
+        #: The prompt is on the screen, waiting for a line.
+        self._prompted = False
+
+    # ------------------------------------------------------------------ server messages
+
+    def on_message(self, message: Message) -> None:
+        """Show one checked message from the server.
+
+        A message that arrives while the prompt waits for the person's move is written on a
+        line of its own, and the prompt is asked again below it.
+        """
+        handler = getattr(self, "_on_" + message["type"], None)
+        if handler is None:
+            return
+        quiet = message["type"] == "timer"
+        if self._prompted and not quiet:
+            self.prompt("\n")
+            self._prompted = False
+        handler(message)
+        if self.my_turn and not self._prompted and not quiet:
+            self.ask()
+
+    def _on_welcome(self, m: Message) -> None:
+        tr = self.tr
+        self.table, self.me, self.name = m["table"], m["seat"], m["name"]
+        self.rated, self.move_time = m["rated"], m["move_time"]
+        self._set_players(m["players"])
+        if m["reconnected"]:
+            text = tr._("Back at table {table}, seat {seat}: the game goes on where it was.")
+        else:
+            text = tr._("You sit at table {table}, seat {seat}, as {name}.")
+        self.screen.say(text.format(table=self.table, seat=self.me, name=self.name), "bold")
+
+    def _on_match(self, m: Message) -> None:
+        tr = self.tr
+        try:
+            self.variant = variant_of(self.registry, m["variant"], m["options"])
+        except (SixtySixError, TypeError, ValueError) as exc:  # unknown variant, bad option
+            raise ServerProtocolError(
+                f"the server plays {m['variant']!r}, which this client cannot show ({exc})"
+            ) from None
+        if m["seats"] != self.variant.seats or m["seat"] >= m["seats"]:
+            raise ServerProtocolError("the server's match message does not fit its variant")
+        self.me, self.target, self.deals = m["seat"], m["target"], m["deals"]
+        if len(self.totals) != m["seats"]:
+            self.totals = [0] * m["seats"]
+        if len(self.players) != m["seats"]:
+            self._set_players([""] * m["seats"])
+        if self.deals is None:
+            intro = tr._("{variant}: a match to {target} game points. You are seat {seat}.")
+        else:
+            intro = tr._(
+                "{variant}: a match of {deals} deals, the most game points win. You are seat"
+                " {seat}."
+            )
+        name = self.variant.name
+        self.screen.say(
+            intro.format(variant=name, target=self.target, deals=self.deals, seat=self.me), "bold"
+        )
+        if self.rated:
+            self.screen.say(
+                tr._(
+                    "Rated game: {seconds} s per move, no take-backs or hints; leaving the"
+                    " table counts against you."
+                ).format(seconds=self.move_time or 0),
+                "yellow",
+            )
+        else:
+            self.screen.say(tr._("Test game: undo and hints allowed. Type ? for help."), "dim")
+
+    def _on_deal(self, m: Message) -> None:
+        self._seat_check(m["dealer"])
+        self.deal_number = m["number"]
+        self.view = None
+        self.my_turn = False
+        self._waiting_shown = None
+        if self.deals is None:
+            line = self.tr._("Deal {number}, dealer: {dealer}.")
+        else:
+            line = self.tr._("Deal {number} of {deals}, dealer: {dealer}.")
+        dealer = self._who(m["dealer"])
+        self.screen.say("")
+        self.screen.say(line.format(number=m["number"], deals=self.deals, dealer=dealer), "bold")
+
+    def _on_event(self, m: Message) -> None:
+        seat = self._seat_check(m["seat"])
+        action = int(parse_action(m["action"]))
+        trump = self.view.trump if self.view is not None else None
+        text = announcement(self.tr, seat, self.me, action, trump)
+        self.screen.say(text)
+
+    def _on_update(self, m: Message) -> None:
+        view = self._decode(m["view"], [])
+        before = self.view
+        self.view = view
+        if view.to_act != self.me or view.is_over:
+            self.my_turn = False
+            self.timer = None
+        if before is None or before.seat != view.seat:
+            return
+        tr = self.tr
+        if len(view.history) < len(before.history):  # a take-back
+            mine = [a for s, a in before.history[len(view.history) :] if s == self.me]
+            if mine:
+                self.screen.say(
+                    tr._("Taken back: {action}.").format(action=action_text(tr, mine[0])), "cyan"
+                )
+            return
+        if sum(view.tricks) > sum(before.tricks):
+            winner = next(s for s in range(view.seats) if view.tricks[s] > before.tricks[s])
+            gained = view.card_points[winner] - before.card_points[winner]
+            self.screen.say(
+                tr._("Trick to {who} (+{points}).").format(who=self._who(winner), points=gained),
+                "cyan",
+            )
+            drawn = set(view.hand) - set(before.hand)
+            if drawn:
+                text = Text(tr._("You draw") + " ")
+                for c in sorted(drawn):
+                    text.append_text(card(c, bold=True))
+                self.screen.show(text)
+
+    def _on_decide(self, m: Message) -> None:
+        view = self._decode(m["view"], m["legal"])
+        if view.to_act != self.me:
+            raise ServerProtocolError("the server asked for a move out of this seat's turn")
+        self.view = view
+        self.my_turn = True
+        self.timer = None  # a rated table's timer message follows the decision
+        self._waiting_shown = None
+        self.screen.show(draw_view(view, self._info(), self.tr))
+        self.screen.show(render_choices(view, self.tr))
+        self.ask()
+
+    def _on_result(self, m: Message) -> None:
+        tr = self.tr
+        res = m["result"]
+        n = len(self.totals)
+        if not all(len(res[k]) == n for k in ("game_points", "points", "tricks")):
+            raise ServerProtocolError("the server's result does not fit the table")
+        try:
+            reason = Reason(res["reason"])
+        except ValueError:
+            raise ServerProtocolError(f"an unknown result reason {res['reason']!r}") from None
+        outcome = Outcome(
+            reason, tuple(res["game_points"]), tuple(res["points"]), tuple(res["tricks"])
+        )
+        for s in range(n):
+            self.totals[s] += outcome.game_points[s]
+        self.my_turn = False
+        self.timer = None
+        headline = ""
+        history = self.view.history if self.view is not None else ()
+        if history:
+            seat, last = history[-1]
+            if MARRY <= last < MARRY + 4 and outcome.game_points[seat]:
+                trump = self.view.trump if self.view is not None else None
+                points = marriage_points(last - MARRY, -1 if trump is None else trump)
+                headline = tr._('"{points} more is enough!" 66 with the marriage: {who}.').format(
+                    points=points, who=self._who(seat)
+                )
+        self.screen.show(render_outcome(outcome, n, self.me, self.totals, tr, headline))
+        hands = m["hands"]
+        if len(hands) == n and any(hands):
+            line = Text(tr._("Cards left") + ":", style="bold")
+            for s, cards in enumerate(hands):
+                if cards:
+                    line.append("  " + self._who(s) + " ")
+                    for c in cards:
+                        line.append_text(card(parse_card(c)))
+                        line.append(" ")
+            self.screen.show(line)
+
+    def _on_match_over(self, m: Message) -> None:
+        for s in m["winners"]:
+            self._seat_check(s)
+        if len(m["totals"]) == len(self.totals):
+            self.totals = list(m["totals"])
+        self.done = True
+        self.my_turn = False
+        if not m["winners"]:
+            if not self.has_left:
+                self.screen.say(self.tr._("The match is over: a person left the table."), "bold")
+            return
+        names = ", ".join(self._who(s) for s in m["winners"])
+        self.screen.say(self.tr._("Match over. Winner: {names}.").format(names=names), "bold green")
+
+    def _on_seats(self, m: Message) -> None:
+        players, connected, left = m["players"], m["connected"], m["left"]
+        if not len(players) == len(connected) == len(left):
+            raise ServerProtocolError("the server's seats message has lists of unequal length")
+        tr = self.tr
+        before = (list(self.connected), list(self.left), list(self.players))
+        self.players, self.connected, self.left = list(players), list(connected), list(left)
+        if len(before[0]) != len(connected):
+            return
+        for s in range(len(connected)):
+            if s == self.me or left[s]:
+                continue
+            if connected[s] and not before[0][s]:
+                if before[2][s]:
+                    text = tr._("{who} is back.")
+                else:
+                    text = tr._("{who} has joined the table.")
+            elif before[0][s] and not connected[s]:
+                text = tr._("{who} lost the connection; the seat is kept for a while.")
+            else:
+                continue
+            self.screen.say(text.format(who=self._who(s)), "dim")
+
+    def _on_waiting(self, m: Message) -> None:
+        seats = [self._seat_check(s) for s in m["for"]]
+        if seats:
+            who = ", ".join(self._who(s) for s in seats)
+            self.screen.say(
+                self.tr._("Waiting for players: {who}. Share the table: {table}.").format(
+                    who=who, table=self.table
+                ),
+                "dim",
+            )
+
+    def _on_timer(self, m: Message) -> None:
+        if m["seat"] == self.me and m["seconds"] > 0:
+            self.timer = MoveTimer(m["seconds"], self.clock)
+
+    def _on_error(self, m: Message) -> None:
+        tr = self.tr
+        code = m["code"]
+        if code in FATAL_CODES:
+            self.fatal = self.error_line(code, m["message"])
+            return
+        if code == "not_your_turn":
+            text = tr._("It is not your turn.")
+        elif code == "illegal":
+            text = tr._("The server refused that move: it is not allowed now.")
+        elif code == "no_undo":
+            text = tr._("The server takes nothing back now.")
+        elif code == "not_started":
+            text = tr._("The match has not started yet.")
+        else:
+            text = tr._("The server refused that: {message}").format(message=m["message"])
+        self.screen.say(text, "red")
+        if self.my_turn:
+            self.ask()
+
+    def _on_left(self, m: Message) -> None:
+        tr = self.tr
+        seat = self._seat_check(m["seat"])
+        if seat < len(self.left):
+            self.left[seat] = True
+        if seat == self.me:
+            if m["reason"] == "timeout":
+                self.screen.say(tr._("Time is up: you have left the table."), "bold red")
+            else:
+                self.screen.say(tr._("You have left the table."), "bold red")
+            self.has_left = True
+            self.my_turn = False
+            return
+        self.screen.say(
+            tr._("{who} has left the table ({reason}).").format(
+                who=self._who(seat), reason=texts.left_reason(tr, m["reason"])
+            ),
+            "yellow",
+        )
+
+    def _on_standings(self, m: Message) -> None:
+        tr = self.tr
+        score = m["score"]
+        if self.has_left:
+            self.done = True
+            if score is None and not self.rated:
+                return  # test tables score nothing
+        if score is None:
+            self.screen.say(tr._("Standings: this match is not scored."), "bold")
+        else:
+            self.screen.say(
+                tr._("Standings: {score:+d} for this match.").format(score=score), "bold"
+            )
+
+    # ------------------------------------------------------------------ the person
+
+    def ask(self) -> None:
+        """Prompt for the person's move (at a rated table, below a line for the countdown)."""
+        prompt = self.tr._("Your move") + " > "
+        self._prompted = True
+        self.prompt(("\n" if self.rated else "") + prompt)
+
+    def on_line(self, line: str) -> Reply:
+        """What one line typed by the person asks for."""
+        self._prompted = False  # the line's end moved the cursor below the prompt
+        tr = self.tr
+        view = self.view
+        words = line.strip().lower()
+        try:
+            command = parse_input(line, view, hand_order(view), tr) if view else None
+        except InputProblem as problem:
+            self._refuse(str(problem))
+            return Reply()
+        if command is None:  # no deal on the screen yet: only leaving and help make sense
+            if CONTROL_WORDS.get(words) is Kind.QUIT:
+                return self._quit()
+            self.screen.say(tr._("The match has not started yet."), "dim")
+            return Reply()
+        if command.kind is not Kind.QUIT:
+            self._quit_warned = False
+        if command.kind is Kind.HELP:
+            self.screen.show(texts.help_text(self.tr, self.rated, view if self.my_turn else None))
+            self._again()
+            return Reply()
+        if command.kind is Kind.QUIT:
+            return self._quit()
+        if command.kind is Kind.UNDO:
+            if self.rated:
+                self._refuse(tr._("No take-backs in rated games."))
+                return Reply()
+            return Reply(send=[{"type": "undo"}])
+        if not self.my_turn:
+            self._refuse(self._not_yet())
+            return Reply()
+        assert view is not None
+        if command.kind is Kind.HINT:
+            if self.rated:
+                self._refuse(tr._("No hints in rated games."))
+                return Reply()
+            return Reply(hint=view)
+        assert command.action is not None
+        if command.action not in view.legal_actions:
+            self._refuse(why_illegal(view, command.action, tr))
+            return Reply()
+        self.my_turn = False
+        return Reply(send=[{"type": "action", "action": ACTION_NAMES[command.action]}])
+
+    def _not_yet(self) -> str:
+        view = self.view
+        if view is None or view.is_over:
+            return self.tr._("The deal is over.")
+        return self.tr._("It is not your turn: the table waits for {who}.").format(
+            who=self._who(view.to_act)
+        )
+
+    def _quit(self) -> Reply:
+        if self._quit_warned:
+            return Reply(send=[{"type": "leave"}], leave=True)
+        self._quit_warned = True
+        self.screen.say(texts.quit_warning(self.tr, self.rated), "yellow")
+        self._again()
+        return Reply()
+
+    def _refuse(self, text: str) -> None:
+        self.screen.say(text, "red")
+        self._again()
+
+    def _again(self) -> None:
+        if self.my_turn:
+            self.ask()
+
+    def show_hint(self, values: Sequence[tuple[int, float]] | None) -> None:
+        """The expert's values of each move (None: the analysis is not installed here)."""
+        if values is None:
+            self._refuse(self.tr._("Hints need the expert analysis, which is not installed here."))
+            return
+        self.screen.show(texts.hint_table(self.tr, values))
+        self._again()
+
+    def waiting_for(self) -> int | None:
+        """The seat the deal waits for, when it is not this one."""
+        view = self.view
+        if self.done or view is None or view.is_over or view.to_act == self.me:
+            return None
+        return view.to_act
+
+    def show_waiting(self) -> None:
+        """Say once per turn whom the table waits for (a person, a program or a bot)."""
+        seat = self.waiting_for()
+        if seat is None or seat == self._waiting_shown:
+            return
+        self._waiting_shown = seat
+        if seat < len(self.connected) and not self.connected[seat] and self._is_person(seat):
+            text = self.tr._("Waiting for {who}, whose connection is lost...")
+        else:
+            text = self.tr._("Waiting for {who}...")
+        self.screen.say(text.format(who=self._who(seat)), "dim")
+
+    def tick(self) -> None:
+        """Draw the countdown of this seat's move, when one runs."""
+        if self.timer is not None and self.my_turn:
+            change = self.timer.poll()
+            if change is not None:
+                self.screen.countdown(*change)
+
+    def set_totals(self, totals: Sequence[int]) -> None:
+        """The match totals so far (from the table listing, when joining mid-match)."""
+        self.totals = list(totals)
+
+    def error_line(self, code: str, message: str) -> str:
+        """The one line for an error that ends the connection."""
+        return texts.error_line(self.tr, code, message, self.name, self.table)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _set_players(self, players: Sequence[str]) -> None:
+        self.players = list(players)
+        n = len(players)
+        if len(self.connected) != n:
+            self.connected = [True] * n
+            self.left = [False] * n
+
+    def _is_person(self, seat: int) -> bool:
+        label = self.players[seat] if seat < len(self.players) else ""
+        return not label.startswith(("@", "exec:"))
+
+    def _who(self, seat: int) -> str:
+        name = seat_name(self.tr, seat, self.me)
+        if seat == self.me or seat >= len(self.players) or not self.players[seat]:
+            return name
+        return f"{name} ({self.players[seat]})"
+
+    def _seat_check(self, seat: int) -> int:
+        n = len(self.totals) or len(self.players)
+        if n and seat >= n:
+            raise ServerProtocolError(f"the server named seat {seat} at a table of {n}")
+        return seat
+
+    def _decode(self, raw: dict[str, Any], legal: Sequence[str]) -> View:
+        if self.variant is None:
+            raise ServerProtocolError("the server sent a view before the match")
+        try:
+            view = decode_view(raw, legal, self.registry)
+        except ProtocolError as exc:
+            raise ServerProtocolError(f"the server sent {exc}") from None
+        if view.seat != self.me:
+            raise ServerProtocolError("the server sent another seat's view")
+        if view.seats != self.variant.seats:
+            raise ServerProtocolError("the server sent a view of another table")
+        return view
+
+    def _info(self) -> TableInfo:
+        variant = self.variant
+        assert variant is not None
+        show_points = not variant.rules.manual_claim or bool(
+            getattr(variant.options, "open_scores", False)
+        )
+        # render_view writes the labels as Rich markup: a server's "[" is text, not a style
+        labels = tuple("" if s == self.me else escape(p) for s, p in enumerate(self.players))
+        return TableInfo(
+            variant=variant.name,
+            deal_number=self.deal_number,
+            totals=tuple(self.totals),
+            target=self.target,
+            deals=self.deals,
+            players=labels,
+            show_points=show_points,
+            rated=self.rated,
+        )

@@ -1,0 +1,235 @@
+"""The person's side of a remote seat without a network: the server's messages on the screen,
+typed lines into messages, rated tables' refusals and countdown, the table's comings and
+goings, and a server's message that does not fit refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.cards import CARD_NAMES
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
+from sixtysix.i18n import Translator
+from sixtysix.plugins.manager import build_registry
+from sixtysix.protocol import messages
+from sixtysix.table.incoming import ServerProtocolError, check_message
+from sixtysix.table.remote import RemoteTable
+from tests.play.scripted import FakeClock, RecordingScreen
+
+REGISTRY = build_registry()
+VARIANT = REGISTRY.variant("66").configure()
+
+
+def state(seed: int = 4) -> DealState:
+    return VARIANT.new_deal(VARIANT.deal(Seed(seed), ("deal", 0), 1))
+
+
+def welcome(rated: bool = False, seat: int = 0) -> dict[str, Any]:
+    return {
+        "type": "welcome",
+        "table": "abcd1234",
+        "seat": seat,
+        "name": "ayse",
+        "token": None,
+        "rated": rated,
+        "move_time": 30 if rated else None,
+        "players": ["ayse", "mehmet"],
+        "reconnected": False,
+    }
+
+
+class Table:
+    """A remote table fed with checked messages, its prompts counted."""
+
+    def __init__(self, rated: bool = False, lang: str = "en") -> None:
+        self.screen = RecordingScreen()
+        self.prompts: list[str] = []
+        self.clock = FakeClock()
+        self.remote = RemoteTable(
+            Translator(lang), self.screen, REGISTRY, self.prompts.append, clock=self.clock
+        )
+        self.feed(welcome(rated))
+        self.feed(messages.match_message(VARIANT, 0))
+        self.feed(messages.deal_message(1, 1))
+
+    def feed(self, message: dict[str, Any]) -> None:
+        checked = check_message(message)
+        assert checked is not None
+        self.remote.on_message(checked)
+
+    def decide(self, s: DealState) -> None:
+        self.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+        self.feed(messages.decide_message(s.view(0), 0))
+
+
+def to_seat_0() -> DealState:
+    s = state()
+    while s.to_act != 0:
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def test_a_decision_is_drawn_and_a_typed_card_is_sent() -> None:
+    t = Table()
+    s = to_seat_0()
+    t.decide(s)
+    assert t.prompts == ["Your move > "]
+    assert "Your hand" in t.screen.text and "seat 1 (mehmet)" in t.screen.text
+    legal = s.view(0).legal_actions
+    reply = t.remote.on_line(ACTION_NAMES[legal[0]].lower())
+    assert reply.send == [{"type": "action", "action": ACTION_NAMES[legal[0]]}]
+    # sent once: a second line before the server answers is not a second move
+    again = t.remote.on_line(ACTION_NAMES[legal[0]])
+    assert again.send == [] and "It is not your turn" in t.screen.text
+
+
+def test_an_illegal_or_unreadable_line_is_explained_and_not_sent() -> None:
+    t = Table()
+    s = to_seat_0()
+    t.decide(s)
+    hand = s.view(0).hand
+    illegal = next(c for c in range(24) if c not in hand)
+    reply = t.remote.on_line(CARD_NAMES[illegal])
+    assert reply.send == []
+    assert t.remote.on_line("nonsense").send == []
+    assert "I do not understand 'nonsense'" in t.screen.text
+    assert len(t.prompts) == 3  # asked again after each
+
+
+def test_lines_before_the_turn_and_help() -> None:
+    t = Table()
+    s = state()
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    if s.to_act != 0:
+        assert t.remote.on_line("1").send == []
+        assert "the table waits for seat 1 (mehmet)" in t.screen.text
+    t.remote.on_line("?")
+    assert "Play a card by its name" in t.screen.text
+
+
+def test_hint_and_undo_at_a_test_table() -> None:
+    t = Table()
+    s = to_seat_0()
+    t.decide(s)
+    reply = t.remote.on_line("hint")
+    assert reply.hint is not None and reply.hint.seat == 0 and reply.send == []
+    t.remote.show_hint([(int(a), float(i)) for i, a in enumerate(reply.hint.legal_actions)])
+    assert "Expected game points of each move" in t.screen.text
+    t.remote.show_hint(None)
+    assert "not installed here" in t.screen.text
+    assert t.remote.on_line("undo").send == [{"type": "undo"}]
+
+
+def test_a_rated_table_refuses_hints_and_undo_and_counts_down() -> None:
+    t = Table(rated=True)
+    s = to_seat_0()
+    t.decide(s)
+    assert t.prompts[-1] == "\nYour move > "  # a line above the prompt for the countdown
+    t.feed({"type": "timer", "seat": 0, "seconds": 30})
+    assert t.remote.on_line("hint").hint is None
+    assert t.remote.on_line("undo").send == []
+    assert "No hints in rated games." in t.screen.text
+    assert "No take-backs in rated games." in t.screen.text
+    t.clock.advance(21)
+    t.remote.tick()
+    assert t.screen.countdowns[-1] == (9, True, True)
+
+
+def test_quit_asks_once_then_leaves_and_the_standings_end_it() -> None:
+    t = Table(rated=True)
+    assert t.remote.on_line("quit").send == []
+    assert "counts as leaving" in t.screen.text
+    reply = t.remote.on_line("quit")
+    assert reply.leave and reply.send == [{"type": "leave"}]
+    t.feed({"type": "left", "seat": 0, "reason": "quit", "score": -1})
+    assert not t.remote.done  # the standings follow
+    t.feed({"type": "standings", "name": "ayse", "score": -1})
+    assert t.remote.done and "Standings: -1 for this match." in t.screen.text
+
+
+def test_the_table_comings_and_goings_in_turkish() -> None:
+    t = Table(lang="tr")
+    seats = {"type": "seats", "players": ["ayse", "mehmet"], "left": [False, False]}
+    t.feed({**seats, "connected": [True, False]})
+    t.feed({**seats, "connected": [True, True]})
+    t.feed({"type": "waiting", "for": [1]})
+    t.feed({"type": "left", "seat": 1, "reason": "timeout", "score": None})
+    t.feed({"type": "match_over", "totals": [0, 0], "winners": []})
+    text = t.screen.text
+    assert "oyuncu 1 (mehmet) bağlantısını yitirdi" in text
+    assert "oyuncu 1 (mehmet) geri döndü." in text
+    assert "Oyuncular bekleniyor: oyuncu 1 (mehmet)" in text
+    assert "masadan kalktı (süresi doldu)" in text
+    assert "Maç bitti: bir oyuncu masadan kalktı." in text
+    assert t.remote.done
+
+
+def test_the_screen_says_whom_the_table_waits_for() -> None:
+    t = Table()
+    s = state()
+    while s.to_act != 1:
+        s.apply(s.legal_actions()[0])
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    assert t.remote.waiting_for() == 1
+    t.remote.show_waiting()
+    t.remote.show_waiting()  # once per turn
+    assert t.screen.text.count("Waiting for seat 1 (mehmet)...") == 1
+
+
+def test_a_deal_result_with_the_hands_face_up() -> None:
+    t = Table()
+    s = state()
+    while not s.is_over:
+        s.apply(s.legal_actions()[0])
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    assert s.outcome is not None
+    t.feed(messages.result_message(1, s.outcome, [[0, 1], []]))
+    assert "Deal over:" in t.screen.text and "Cards left:" in t.screen.text
+    assert t.remote.totals == list(s.outcome.game_points)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "update", "view": messages.encode_view(state().view(1))},  # another seat's
+        messages.decide_message(state().view(1), 0),
+        {"type": "seats", "players": ["a"], "connected": [True, False], "left": [False]},
+        {"type": "event", "seat": 5, "action": "play AH"},
+        {
+            "type": "result",
+            "number": 1,
+            "result": {
+                "reason": "nonsense",
+                "game_points": [1, 0],
+                "points": [0, 0],
+                "tricks": [0, 0],
+            },
+            "hands": [[], []],
+        },
+    ],
+)
+def test_a_message_that_does_not_fit_the_table_is_refused(message: dict[str, Any]) -> None:
+    t = Table()
+    with pytest.raises(ServerProtocolError):
+        t.feed(message)
+
+
+def test_a_server_name_that_looks_like_markup_is_shown_as_it_is() -> None:
+    t = Table()
+    t.feed({**welcome(), "players": ["ayse", "[/bold]x[red"]})
+    t.decide(to_seat_0())
+    assert "seat 1 ([/bold]x[red)" in t.screen.text
+
+
+def test_news_during_the_prompt_goes_on_its_own_line_and_the_prompt_comes_back() -> None:
+    t = Table()
+    t.decide(to_seat_0())
+    assert t.prompts == ["Your move > "]
+    seats = {"type": "seats", "players": ["ayse", "mehmet"], "left": [False, False]}
+    t.feed({**seats, "connected": [True, False]})
+    assert t.prompts == ["Your move > ", "\n", "Your move > "]
+    t.feed({"type": "timer", "seat": 0, "seconds": 30})  # nothing written: no new prompt
+    assert len(t.prompts) == 3
