@@ -15,6 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from sixtysix.core.actions import MARRY
+from sixtysix.core.cards import marriage_points
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.records import DealRecord
 from sixtysix.core.rules import Sides
@@ -176,3 +178,18 @@ def render_match_summary(
 
     legend = tr._("+n: game points won in the deal; =n: the match total after it.")
     return Group(Responsive(wide, compact), Flow(phrase(legend, style="dim"), gap=" "))
+
+
+def marriage_headline(
+    tr: Translator, history: Sequence[tuple[int, int]], outcome: Outcome, trump: int | None, me: int
+) -> str:
+    """``"40 more is enough!" 66 with the marriage: seat 1.`` when the deal ended on a scoring
+    marriage (the last action), else ""."""
+    if not history:
+        return ""
+    seat, last = history[-1]
+    if not (MARRY <= last < MARRY + 4 and outcome.game_points[seat]):
+        return ""
+    points = marriage_points(last - MARRY, -1 if trump is None else trump)
+    line = tr._('"{points} more is enough!" 66 with the marriage: {who}.')
+    return line.format(points=points, who=seat_name(tr, seat, me))

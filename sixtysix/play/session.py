@@ -28,8 +28,7 @@ from rich.text import Text
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import deal_notice
-from sixtysix.core.actions import CONCEDE, MARRY
-from sixtysix.core.cards import marriage_points
+from sixtysix.core.actions import CONCEDE
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
 from sixtysix.core.records import DealRecord, Record
@@ -53,6 +52,7 @@ from sixtysix.play.render import (
 )
 from sixtysix.play.render_outcome import (
     DealSummary,
+    marriage_headline,
     match_deals,
     render_match_summary,
     render_outcome,
@@ -328,14 +328,7 @@ class Session:
         for s in range(state.n):
             self.totals[s] += outcome.game_points[s]
         self.completed += 1
-        headline = ""
-        last = state.history[-1][1] if state.history else -1
-        if MARRY <= last < MARRY + 4 and outcome.game_points[state.history[-1][0]]:
-            points = marriage_points(last - MARRY, state.trump)
-            headline = self.tr._('"{points} more is enough!" 66 with the marriage: {who}.')
-            headline = headline.format(
-                points=points, who=seat_name(self.tr, state.history[-1][0], self.me)
-            )
+        headline = marriage_headline(self.tr, state.history, outcome, state.trump, self.me)
         self._deal_log = (
             *self._deal_log,
             DealSummary(len(self.record.deals), state.dealer, outcome.reason, outcome.game_points),

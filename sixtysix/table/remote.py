@@ -20,8 +20,8 @@ from typing import Any
 from rich.markup import escape
 from rich.text import Text
 
-from sixtysix.core.actions import ACTION_NAMES, MARRY, parse_action
-from sixtysix.core.cards import marriage_points, parse_card
+from sixtysix.core.actions import ACTION_NAMES, parse_action
+from sixtysix.core.cards import mask_of, parse_card
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.variant import Variant
@@ -30,9 +30,10 @@ from sixtysix.i18n import Translator
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import _CONTROL as CONTROL_WORDS  # the words of help, quit...
 from sixtysix.play.input import InputProblem, Kind, parse_input
-from sixtysix.play.render import TableInfo, card, hand_order, render_choices, render_outcome
+from sixtysix.play.render import TableInfo, card, hand_order, render_choices
 from sixtysix.play.render import render_view as draw_view
-from sixtysix.play.session import Screen
+from sixtysix.play.render_outcome import marriage_headline, render_outcome
+from sixtysix.play.screen import Screen
 from sixtysix.play.terms import action_text, announcement, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.plugins.manager import Registry
@@ -247,27 +248,17 @@ class RemoteTable:
             self.totals[s] += outcome.game_points[s]
         self.my_turn = False
         self.timer = None
-        headline = ""
-        history = self.view.history if self.view is not None else ()
-        if history:
-            seat, last = history[-1]
-            if MARRY <= last < MARRY + 4 and outcome.game_points[seat]:
-                trump = self.view.trump if self.view is not None else None
-                points = marriage_points(last - MARRY, -1 if trump is None else trump)
-                headline = tr._('"{points} more is enough!" 66 with the marriage: {who}.').format(
-                    points=points, who=self._who(seat)
-                )
-        self.screen.show(render_outcome(outcome, n, self.me, self.totals, tr, headline))
+        view = self.view
+        if view is None:
+            raise ServerProtocolError("a result before any view of the deal")
+        headline = marriage_headline(tr, view.history, outcome, view.trump, self.me)
         hands = m["hands"]
-        if len(hands) == n and any(hands):
-            line = Text(tr._("Cards left") + ":", style="bold")
-            for s, cards in enumerate(hands):
-                if cards:
-                    line.append("  " + self._who(s) + " ")
-                    for c in cards:
-                        line.append_text(card(parse_card(c)))
-                        line.append(" ")
-            self.screen.show(line)
+        if len(hands) != n:
+            raise ServerProtocolError("the server's result does not fit the table")
+        masks = [mask_of(parse_card(c) for c in cards) for cards in hands]
+        assert self.variant is not None
+        shown = render_outcome(outcome, view, self.totals, tr, self.variant, headline, masks)
+        self.screen.show(shown)
 
     def _on_match_over(self, m: Message) -> None:
         for s in m["winners"]:

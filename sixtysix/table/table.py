@@ -50,6 +50,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.play.players import build_bots
 from sixtysix.play.standings import leaving_score, match_score
+from sixtysix.play.undo import last_action, take_back
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
@@ -398,12 +399,8 @@ class Table:
     def undo(self, seat: int) -> Out:
         """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
         unseen cards are dealt afresh (:func:`sixtysix.play.undo.take_back`), as ``play``
-        does; refused (``no_undo``) at rated tables, where that is not installed, and where
-        another person or a program sits: a fresh deal would change what they have seen."""
-        try:
-            from sixtysix.play.undo import last_action, take_back  # type: ignore[import-not-found,unused-ignore]
-        except ImportError:
-            raise WireError("no_undo", "take-backs are not available at this server") from None
+        does; refused (``no_undo``) at rated tables and where another person or a program
+        sits: a fresh deal would change what they have seen."""
         if self.config.rated:
             raise WireError("no_undo", "rated tables have no take-backs")
         if self.humans() != [seat] or "exec" in self.kinds:

@@ -129,7 +129,7 @@ def test_in_turkish_ctrl_c_keeps_the_seat_and_a_new_join_takes_it_back(
         child.expect("attın")
         child.expect("Hamlen > ")
         child.sendintr()
-        child.expect("Interrupted.")
+        child.expect("Yarıda kesildi.")
         child.expect(pexpect.EOF)
     finally:
         child.close()

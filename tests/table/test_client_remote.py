@@ -186,7 +186,7 @@ def test_a_deal_result_with_the_hands_face_up() -> None:
         s.apply(s.legal_actions()[0])
     t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
     assert s.outcome is not None
-    t.feed(messages.result_message(1, s.outcome, [[0, 1], []]))
+    t.feed(messages.result_message(1, s.outcome, [[], [0, 1]]))
     assert "Deal over:" in t.screen.text and "Cards left:" in t.screen.text
     assert t.remote.totals == list(s.outcome.game_points)
 
