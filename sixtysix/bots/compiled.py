@@ -104,12 +104,23 @@ _warming: threading.Thread | None = None
 _warming_lock = threading.Lock()
 
 
-def _kernels() -> Any:
-    """The compiled kernels (importing numba, and compiling or loading them from the cache),
-    once a background preparation (:func:`warm_up`) has finished with them."""
+def _wait_for_warm_up() -> None:
+    """Let a background preparation (:func:`warm_up`) finish, unless this is it."""
     warming = _warming
     if warming is not None and warming is not threading.current_thread():
         warming.join()
+
+
+# A process forked while the preparation compiles would inherit numba's compiler lock (and
+# perhaps an import lock) held by a thread it does not have, and hang at its first compilation:
+# a fork (a duel's workers, say) waits for the preparation to finish first.
+os.register_at_fork(before=_wait_for_warm_up)
+
+
+def _kernels() -> Any:
+    """The compiled kernels (importing numba, and compiling or loading them from the cache),
+    once a background preparation (:func:`warm_up`) has finished with them."""
+    _wait_for_warm_up()
     from sixtysix.bots import _kernels
 
     return _kernels

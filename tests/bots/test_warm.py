@@ -5,6 +5,7 @@ sixtysix.bots.warm``), without changing a single choice of the expert's."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -167,6 +168,21 @@ def test_the_search_waits_for_a_preparation_under_way(monkeypatch: pytest.Monkey
     compiled._kernels()
     order.append("taken")
     assert order == ["prepared", "taken"]
+
+
+def test_a_fork_waits_for_a_preparation_under_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process forked mid-compilation would inherit numba's compiler lock held by a thread it
+    does not have and hang: the fork waits for the preparation instead."""
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, daemon=True)
+    monkeypatch.setattr(compiled, "_warming", thread)
+    thread.start()
+    threading.Timer(0.2, release.set).start()
+    child = multiprocessing.get_context("fork").Process(target=int)
+    child.start()
+    assert not thread.is_alive()  # the fork happened after the preparation was over
+    child.join()
+    assert child.exitcode == 0
 
 
 def test_kernels_compile_uncached_where_no_cache_can_be_written(
