@@ -19,11 +19,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.core.variant import Variant
 from sixtysix.i18n import translator
-from sixtysix.plugins.manager import get_registry
-
-#: The game whose search is prepared: every game the compiled search plays calls the same
-#: kernels with the same argument types, so one prepares them all.
-GAME = "66"
+from sixtysix.variants.sixtysix import SixtySix
 
 
 def for_game(variant: Variant, bots: Sequence[Bot | None], hints: bool) -> bool:
@@ -41,7 +37,9 @@ def main() -> int:
     if not compiled.available():
         print(tr._("numba is not installed (or SIXTYSIX_NO_NUMBA is set): nothing to prepare."))
         return 0
-    variant = get_registry().variant(GAME).configure(None, {})
+    # Every game the compiled search plays calls the same kernels with the same argument types:
+    # preparing one prepares them all.
+    variant = SixtySix.configure(None, {})
     start = time.perf_counter()
     try:
         compiled.prepare(variant)
