@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.outcome import EndCode
+from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.variants.two_hand import (
@@ -97,11 +99,70 @@ def available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("numba", "numpy"))
 
 
+#: The thread preparing the kernels in the background (:func:`warm_up`), if one was started.
+_warming: threading.Thread | None = None
+_warming_lock = threading.Lock()
+
+
+def _wait_for_warm_up() -> None:
+    """Let a background preparation (:func:`warm_up`) finish, unless this is it."""
+    warming = _warming
+    if warming is not None and warming is not threading.current_thread():
+        warming.join()
+
+
+# A process forked while the preparation compiles would inherit numba's compiler lock (and
+# perhaps an import lock) held by a thread it does not have, and hang at its first compilation:
+# a fork (a duel's workers, say) waits for the preparation to finish first.
+os.register_at_fork(before=_wait_for_warm_up)
+
+
 def _kernels() -> Any:
-    """The compiled kernels (importing numba, and compiling or loading them from the cache)."""
+    """The compiled kernels (importing numba, and compiling or loading them from the cache),
+    once a background preparation (:func:`warm_up`) has finished with them."""
+    _wait_for_warm_up()
     from sixtysix.bots import _kernels
 
     return _kernels
+
+
+def warm_up(variant: Variant) -> bool:
+    """Start preparing the kernels for ``variant``'s game in a background thread: compiling
+    them (numba writes them to its on-disk cache for the next run) or loading them from that
+    cache, while the person reads the table and thinks. True if a thread was started (not
+    without numba, for a game the compiled search does not play, or when one already ran).
+
+    The search waits for the thread before its first use, so what it computes never depends on
+    how far the preparation got: only when the first search can start does.
+    """
+    global _warming
+    if not (available() and supports(variant)):
+        return False
+    with _warming_lock:
+        if _warming is not None:
+            return False
+        _warming = threading.Thread(
+            target=_prepare_quietly, args=(variant,), name="sixtysix-warm-up", daemon=True
+        )
+        _warming.start()
+    return True
+
+
+def prepare(variant: Variant) -> None:
+    """Compile (or load from numba's cache) every kernel the search of ``variant`` calls, by
+    searching one deal of it shallowly."""
+    search = CompiledSearch(variant, table_bits=4)
+    state = variant.new_deal(variant.deal(Seed(0), ("warm-up",), 0))
+    search.action_values(state, state.to_act, 64, 1)
+
+
+def _prepare_quietly(variant: Variant) -> None:
+    """:func:`prepare` in the background: a failure is left for the first real search to meet
+    again and report, in the main thread (a thread's traceback would land on the table)."""
+    try:
+        prepare(variant)
+    except Exception:
+        return
 
 
 def supports(variant: Variant) -> bool:

@@ -94,6 +94,7 @@ def play(
     """
     from rich.console import Console
 
+    from sixtysix.bots import warm
     from sixtysix.bots.external import check_exec, players_closed
     from sixtysix.core.errors import UnknownBotError, shown
     from sixtysix.core.files import check_writable
@@ -204,6 +205,7 @@ def play(
     except UnknownBotError as exc:
         raise InputError(str(exc)) from None
     check_exec(type(b) for b in bots if b is not None)
+    warm.for_game(v, bots, hints=not rated)  # the expert's search compiles as the person reads
     level = ",".join(dict.fromkeys(s for s in specs if s))
     setup = GameSetup(
         variant=v,
