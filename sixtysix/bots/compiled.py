@@ -104,6 +104,12 @@ _warming: threading.Thread | None = None
 _warming_lock = threading.Lock()
 
 
+def warming() -> bool:
+    """Whether a background preparation (:func:`warm_up`) is still compiling or loading."""
+    thread = _warming
+    return thread is not None and thread.is_alive()
+
+
 def _wait_for_warm_up() -> None:
     """Let a background preparation (:func:`warm_up`) finish, unless this is it."""
     warming = _warming

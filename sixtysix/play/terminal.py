@@ -16,6 +16,7 @@ from typing import TextIO
 
 from rich.console import Console, RenderableType
 
+from sixtysix.bots import compiled
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.terms import seat_name
@@ -46,7 +47,10 @@ class ConsoleScreen:
         if not self.live:
             return nullcontext()
         who = seat_name(self.tr, seat, -1)
-        return self.console.status(self.tr._("{who} is thinking…").format(who=who))
+        text = self.tr._("{who} is thinking…").format(who=who)
+        if compiled.warming():
+            text += " " + self.tr._("(preparing the expert's search: once after installing)")
+        return self.console.status(text)
 
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         tr = self.tr

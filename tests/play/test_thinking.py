@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from sixtysix.bots.base import Bot
@@ -89,3 +90,16 @@ def test_not_on_a_terminal_nothing_extra_is_printed() -> None:
     with screen.thinking(2):
         pass
     assert out.getvalue() == ""
+
+
+def test_while_the_compiled_search_is_prepared_the_spinner_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sixtysix.bots import compiled
+
+    for warming, shown in ((True, True), (False, False)):
+        monkeypatch.setattr(compiled, "warming", lambda w=warming: w)
+        console, out = _console(True)
+        with ConsoleScreen(console, Translator("en")).thinking(1):
+            pass
+        assert ("preparing the expert's search" in out.getvalue()) is shown
