@@ -20,7 +20,7 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.console import Console, RenderableType
+from rich.console import Console
 
 from sixtysix.core.actions import ACTION_NAMES, SOLO, TRUMP
 from sixtysix.core.rng import Seed
@@ -29,6 +29,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.players import build_bots
 from sixtysix.play.render import hand_order
 from sixtysix.play.session import GameSetup, Session
+from sixtysix.play.terminal import ConsoleScreen
 from sixtysix.plugins.manager import build_registry
 
 #: (variant, seed, options): one deal each (a match to 1 game point ends after it).
@@ -38,28 +39,26 @@ GAMES: tuple[tuple[str, int, dict[str, object]], ...] = (
     ("sixtysix-3", 3, {"target": 1}),
     ("sixtysix-4", 1, {"target": 1}),
 )
+#: Each variant's heading in docs/play.md: its name and the alias players type.
+HEADINGS = {
+    "sixtysix": "sixtysix (66)",
+    "sixtysix-3": "sixtysix-3 (66-3)",
+    "sixtysix-4": "sixtysix-4 (66-4)",
+}
+
 #: A screen is taken at the latest after this many of the person's moves.
 LATEST = 4
 
 
-class _Screen:
-    """Renders to plain text at a fixed width; remembers where each prompt came."""
+class _Screen(ConsoleScreen):
+    """The terminal's screen on plain text at a fixed width (not live: no spinner, no
+    countdown); remembers where each prompt came."""
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, tr: Translator) -> None:
         self.buffer = io.StringIO()
-        self.console = Console(
-            file=self.buffer, width=width, color_system=None, force_terminal=False
-        )
+        console = Console(file=self.buffer, width=width, color_system=None, force_terminal=False)
+        super().__init__(console, tr, live=False)
         self.marks: list[int] = []
-
-    def show(self, renderable: RenderableType) -> None:
-        self.console.print(renderable, highlight=False)
-
-    def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, markup=False, highlight=False)
-
-    def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
-        """Test games have no timer."""
 
 
 @dataclass
@@ -95,8 +94,8 @@ def capture(name: str, seed: int, options: dict[str, object], width: int, lang: 
         seed=master,
         level="random",
     )
-    screen = _Screen(width)
     tr = Translator(lang)
+    screen = _Screen(width, tr)
     session = Session(setup, tr, _Person(screen), screen)
     session.run()
     text = screen.buffer.getvalue()
@@ -119,7 +118,7 @@ def capture(name: str, seed: int, options: dict[str, object], width: int, lang: 
     summary = text.rfind("\n", 0, summary) + 1
     end = text.find(tr._("Match over. Winner: {names}.").split("{names}")[0])
     prompt = tr._("Your move") + " > "
-    out = [f"### {name}", "", "```text", chosen + "\n" + prompt, "```", ""]
+    out = [f"### {HEADINGS.get(name, name)}", "", "```text", chosen + "\n" + prompt, "```", ""]
     out += ["```text", box.rstrip(), "", text[summary:end].rstrip(), "```", ""]
     return "\n".join(out)
 
