@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,15 +36,19 @@ class StoreError(SixtySixError):
     """The data directory cannot be used; the message says what and where."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """``text`` into ``path`` whole: a temporary file beside it, fsync, then a rename."""
+def write_atomic(path: Path, text: str, keep: Callable[[], bool] = lambda: True) -> None:
+    """``text`` into ``path`` whole: a temporary file beside it, fsync, then a rename (unless
+    ``keep()`` says by then that a newer text has been written)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, path)
+        if keep():
+            os.replace(tmp, path)
+        else:
+            os.unlink(tmp)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -64,6 +69,8 @@ class Store:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._lock = threading.Lock()
+        self._versions: dict[str, int] = {}
         self.tables = root / "tables"
         try:
             self.tables.mkdir(parents=True, exist_ok=True)
@@ -83,8 +90,18 @@ class Store:
         """The file text of ``table`` (built in the event loop, written in a thread)."""
         return json.dumps(table.file_data(), ensure_ascii=False, separators=(",", ":"))
 
-    def write(self, table_id: str, text: str) -> None:
-        write_atomic(self.path(table_id), text)
+    def write(self, table_id: str, text: str, version: int = 0) -> None:
+        """Write a table's file; of two writes of one table at once (a clean stop while a
+        bot's turn is still saved), the one of the higher ``version`` stays."""
+
+        def keep() -> bool:
+            with self._lock:
+                if version < self._versions.get(table_id, -1):
+                    return False
+                self._versions[table_id] = version
+                return True
+
+        write_atomic(self.path(table_id), text, keep)
 
     def load_all(self, build: Callable[[dict[str, Any]], Table]) -> list[Loaded]:
         """Every unfinished table file, built into a table by ``build`` (a broken file is

@@ -22,16 +22,18 @@ Rules the protocol leaves to the server, as this table applies them:
   the match goes on.
 - A finished rated match scores every person seat still at the table by ``match_score``;
   standings are kept per name, variant and opponents' level (the other seats' labels).
+- A ``decide`` carries the milliseconds left on a rated table's move timer, 0 at a test table
+  (no timer).
+- A take-back (``undo``) is for a person alone with built-in bots at a test table: with another
+  person seated, dealing the unseen cards afresh would change cards that person has seen.
 """
 
 from __future__ import annotations
 
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import Deadlines, ExecBot
@@ -53,51 +55,18 @@ from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
 from sixtysix.protocol.referee import ExternalPlayer
 from sixtysix.table import wire
+from sixtysix.table.names import name_key
+from sixtysix.table.seats import (
+    Config,
+    Out,
+    StandingsBook,
+    own_program,
+    seat_kind,
+    stand_in,
+)
 from sixtysix.table.wire import WireError
 
-#: What the table tells its seats: (seat, message) pairs, in order.
-Out = list[tuple[int, Message]]
-#: The bot that plays a leaver's seat on to the end with ``on_leave="bot"``.
-STAND_IN = "@hard"
-
-
-class StandingsBook(Protocol):
-    """Where results go (:class:`sixtysix.table.standings_db.ServerStandings`)."""
-
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None: ...
-
-
-def seat_kind(spec: str) -> str:
-    """``human``, ``bot`` or ``exec`` for a seat spec."""
-    if spec == "human":
-        return "human"
-    return "exec" if spec.startswith("exec:") else "bot"
-
-
-@dataclass
-class Config:
-    """What a table was created with (and is written to its file)."""
-
-    id: str
-    variant: str
-    options: dict[str, object]
-    seats: tuple[str, ...]
-    rated: bool = False
-    move_time: int | None = None
-    on_leave: str = "end"
-    seed: int | None = None
-    created_at: str = ""
+__all__ = ["Config", "Out", "StandingsBook", "Table"]
 
 
 class Table:
@@ -153,6 +122,10 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: How many times the table's file has been written (the newest write wins).
+        self.version = 0
+        #: Take-backs per deal (each draws the fresh cards from a branch of its own).
+        self.undos: dict[int, int] = {}
         #: The external programs started for this table's ``exec:`` seats.
         self.programs: list[ExternalPlayer] = []
         for seat, gone in enumerate(self.left):
@@ -246,9 +219,9 @@ class Table:
 
     def find(self, name: str) -> int | None:
         """The seat ``name`` holds at this table (names are case-insensitive)."""
-        key = _key(name)
+        key = name_key(name)
         for s, held in enumerate(self.names):
-            if held is not None and _key(held) == key:
+            if held is not None and name_key(held) == key:
                 return s
         return None
 
@@ -337,12 +310,7 @@ class Table:
         return out
 
     def _stand_in(self, seat: int) -> None:
-        opp = build_bots(
-            ["" if s != seat else STAND_IN.removeprefix("@") for s in range(self.n)],
-            self.registry,
-            self.seed.child(("stand-in", seat)),
-        )
-        self.bots[seat] = opp[seat]
+        self.bots[seat] = stand_in(self.registry, self.seed, seat, self.n)
 
     # ------------------------------------------------------------------ time
 
@@ -418,20 +386,8 @@ class Table:
         return self._after(seat, action)
 
     def _program(self, bot: ExecBot) -> ExecBot:
-        """``bot`` with an external program of this table's own: the ``exec:`` bots of the
-        other drivers share one process per seat and program in a process, which would mix
-        the matches of two tables."""
-        if bot._player is None:
-            cls = type(bot)
-            d = cls.deadlines
-            player = ExternalPlayer(
-                cls.command, start_timeout=d.start, move_timeout=d.move, label=cls.name
-            )
-            player.seat = bot.seat
-            self.programs.append(player)
-            player.start(self.variant)
-            player.new_match(self.variant, bot.seat)
-            bot._player = player
+        """``bot`` with an external program of this table's own (started on first use)."""
+        own_program(bot, self.variant, self.programs)
         return bot
 
     def close_programs(self) -> None:
@@ -440,7 +396,36 @@ class Table:
             player.close()
 
     def undo(self, seat: int) -> Out:
-        raise WireError("no_undo", "take-backs are not available at this server")
+        """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
+        unseen cards are dealt afresh (:func:`sixtysix.play.undo.take_back`), as ``play``
+        does; refused (``no_undo``) at rated tables, where that is not installed, and where
+        another person or a program sits: a fresh deal would change what they have seen."""
+        try:
+            from sixtysix.play.undo import last_action, take_back  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise WireError("no_undo", "take-backs are not available at this server") from None
+        if self.config.rated:
+            raise WireError("no_undo", "rated tables have no take-backs")
+        if self.humans() != [seat] or "exec" in self.kinds:
+            raise WireError("no_undo", "take-backs are only for a person alone with built-in bots")
+        state = self.state
+        if self.finished or state is None:
+            raise WireError("not_started", "no deal is running at this table")
+        if last_action(state, seat) is None:
+            raise WireError("no_undo", "nothing to take back in this deal")
+        number = len(self.record.deals) - 1
+        count = self.undos.get(number, 0)
+        stream = self.seed.child(("undo", number, count)).stream(("take-back",))
+        fresh: DealState | None = take_back(state, seat, stream)
+        if fresh is None:
+            raise WireError(
+                "no_undo", "that move cannot be taken back without giving away unseen cards"
+            )
+        self.undos[number] = count + 1
+        self.state = fresh
+        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        view = fresh.view(seat)
+        return [(seat, wire.update(view)), *self._ask({seat: view})]
 
     # ------------------------------------------------------------------ the match
 
@@ -611,11 +596,6 @@ class Table:
         if self.state is None:
             return self._deal()
         return self._ask() if not self.bot_to_act() else []
-
-
-def _key(name: str) -> str:
-    """Names are one name whatever their case (NFC, case-folded, as the names database)."""
-    return unicodedata.normalize("NFC", name).casefold()
 
 
 def _cards(hand: int) -> list[int]:

@@ -10,7 +10,6 @@ with the code and the one-line reason the connection is closed (or answered) wit
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from typing import Any
 
 from sixtysix.core.view import View
 from sixtysix.protocol.messages import MAX_ACTION, Message, ProtocolError, encode_view, parse_line
+from sixtysix.table.names import BadName, normalize_name
 
 PROTOCOL = "sixtysix-table/1"
 #: Largest frame either side sends (bytes): the websockets ``max_size`` of the server.
@@ -38,9 +38,6 @@ SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started")
 #: Refusals that end the connection (close 1008).
 HARD_ERRORS = ("garbage", "protocol", "token", "name_taken", "no_table", "table_full", "flooding")
 
-#: Person names: letters, digits and ``_-.``, 1 to 32 characters.
-NAME_RE = re.compile(r"[^\W_]|[_.-]")
-MAX_NAME = 32
 MAX_SEATS = 8
 MAX_OPTIONS = 50
 MAX_SPEC = 200
@@ -169,14 +166,11 @@ def _text(message: Mapping[str, Any], key: str, limit: int) -> str:
 
 
 def check_name(name: object) -> str:
-    """A person's name as given (1-32 letters, digits, ``_-.``), else ``garbage``."""
-    if (
-        not isinstance(name, str)
-        or not 1 <= len(name) <= MAX_NAME
-        or not all(NAME_RE.fullmatch(ch) for ch in name)
-    ):
-        raise _bad(f"a name is 1 to {MAX_NAME} letters, digits, '_', '-' or '.'")
-    return name
+    """A person's name (1-32 letters, digits, ``_-.``) in Unicode NFC, else ``garbage``."""
+    try:
+        return normalize_name(name)
+    except BadName as exc:
+        raise _bad(str(exc)) from None
 
 
 def check_request(message: Mapping[str, Any]) -> Create | Join | ListTables:

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+import types
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.state import DealState
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
-from sixtysix.table.store import table_from_file
+from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, Table
 from sixtysix.table.wire import WireError
 
@@ -311,3 +315,77 @@ def test_a_bot_fault_forfeits_and_survives_a_restart() -> None:
     assert table.forfeits == {0: 1}
     again = table_from_file(json.loads(json.dumps(table.file_data())), get_registry())
     assert again.totals == table.totals and again.completed == 1
+
+
+def fake_undo() -> types.ModuleType:
+    """``sixtysix.play.undo``'s API, taking back on the same cards (issue 23 builds the
+    real one, which deals the unseen cards afresh)."""
+    module = types.ModuleType("sixtysix.play.undo")
+
+    def last_action(state: DealState, seat: int) -> int | None:
+        mine = [i for i, (s, _) in enumerate(state.history) if s == seat]
+        return mine[-1] if mine else None
+
+    def take_back(state: DealState, seat: int, stream: object) -> DealState | None:
+        cut = last_action(state, seat)
+        assert cut is not None
+        fresh = state.variant.new_deal(state.setup)
+        for _, action in state.history[:cut]:
+            fresh.apply_legal(action)
+        return fresh
+
+    module.last_action = last_action  # type: ignore[attr-defined]
+    module.take_back = take_back  # type: ignore[attr-defined]
+    return module
+
+
+def test_a_person_alone_with_bots_takes_a_move_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "sixtysix.play.undo", fake_undo())
+    table = make(seats=("human", "@random"), variant="66", options={"target": 3})
+    seat_all(table)
+    with pytest.raises(WireError) as err:
+        table.undo(0)
+    assert err.value.code == "no_undo"  # nothing to take back yet
+
+    def person_acted_and_to_act() -> bool:
+        state = table.state
+        assert state is not None
+        return state.to_act == 0 and any(s == 0 for s, _ in state.history)
+
+    while not person_acted_and_to_act():
+        if table.bot_to_act():
+            table.bot_turn()
+        else:
+            state = table.state
+            assert state is not None
+            table.act(0, ACTION_NAMES[state.legal_actions()[0]])
+    state = table.state
+    assert state is not None
+    before = len(state.history)
+    out = table.undo(0)
+    assert table.state is not None and len(table.state.history) < before
+    assert table.state.to_act == 0 and [m["type"] for _, m in out] == ["update", "decide"]
+    assert table.record.deals[-1].actions is table.state.history
+
+
+@pytest.mark.parametrize(
+    ("seats", "extra"),
+    [(("human", "human"), {}), (("human", "@random"), {"rated": True, "move_time": 30})],
+)
+def test_no_take_backs_with_other_people_or_rated(
+    seats: tuple[str, ...], extra: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "sixtysix.play.undo", fake_undo())
+    table = make(seats=seats, variant="66", **extra)
+    seat_all(table)
+    with pytest.raises(WireError) as err:
+        table.undo(0)
+    assert err.value.code == "no_undo" and not err.value.closes
+
+
+def test_of_two_writes_of_a_table_file_the_newer_stays(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.write("t1", "new", version=2)
+    store.write("t1", "old", version=1)
+    assert store.path("t1").read_text() == "new"
+    assert [p.name for p in store.tables.iterdir()] == ["t1.json"]  # no temporary left
