@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -221,9 +222,15 @@ class _Table:
         self.tr = tr
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield from self.parts(options.max_width < COMPACT_WIDTH)
+        compact = options.max_width < COMPACT_WIDTH
+        # The scores go compact too when the full table would not fit (longer words in Turkish):
+        # a cut column would cut a seat's label.
+        full = _scores(self.view, self.info, self.tr)
+        wide = options.update_width(10 * options.max_width)
+        narrow = compact or Measurement.get(console, wide, full).maximum > options.max_width
+        yield from self.parts(compact, narrow)
 
-    def parts(self, compact: bool) -> list[RenderableType]:
+    def parts(self, compact: bool, narrow_scores: bool | None = None) -> list[RenderableType]:
         view, info, tr = self.view, self.info, self.tr
         parts: list[RenderableType] = []
         me = view.seat
@@ -305,7 +312,8 @@ class _Table:
         if known is not None:
             parts.append(known)
 
-        parts.append(_scores(view, info, tr, compact))
+        narrow = compact if narrow_scores is None else narrow_scores
+        parts.append(_scores(view, info, tr, narrow))
         if view.phase == Phase.TRUMP_CALL and view.my_turn:
             parts.append(
                 Text(

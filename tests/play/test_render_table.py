@@ -293,7 +293,7 @@ def test_side_totals_pool_the_points_of_a_known_side() -> None:
 # ----------------------------------------------------------------- 12. narrow terminals
 
 
-@pytest.mark.parametrize("width", [45, 60, 120])
+@pytest.mark.parametrize("width", [45, 60, 70, 75, 120])
 @pytest.mark.parametrize("lang", ["en", "tr"])
 def test_no_label_or_card_group_is_cut_at_any_width(width: int, lang: str) -> None:
     tr = Translator(lang)
@@ -305,6 +305,7 @@ def test_no_label_or_card_group_is_cut_at_any_width(width: int, lang: str) -> No
     seat = tr._("seat {seat}").split()[0]
     for line in shown.splitlines():
         assert cell_len(line) <= width
+        assert "…" not in line, line  # a column cut short
         assert not re.search(rf"\b{seat}\s*$", line), line
         assert not re.match(r"^\s*\d\b", line), line  # a seat number cut from its label
         assert not re.match(r"^\s*(10|[AKQJ9])[♣♦♥♠]", line), line  # a card cut from its player
@@ -338,3 +339,14 @@ def test_the_exchange_stays_announced_once_the_card_taken_is_played() -> None:
     view = state.view(0)
     assert announced(EN, view, 1, EXCHANGE) == "seat 1 exchanges 9♣ for the turn-up"
     assert announced(TR, view, 1, EXCHANGE) == "oyuncu 1, 9♣ ile açık kozu değiştiriyor"
+
+
+@pytest.mark.parametrize("width", [66, 70, 75])
+def test_the_scores_go_compact_before_a_column_is_cut(width: int) -> None:
+    """Turkish headings are longer: the scores table goes compact where the full one would
+    not fit, rather than cutting a seat's label or a heading short."""
+    state = state_of("66-3", _three_setup(), "trump C")
+    view = state.view(1)
+    shown = text_of(render_view(view, info(view, target=16), TR), width)
+    assert "…" not in shown, shown
+    assert "oyuncu 2" in shown
