@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
-from sixtysix.i18n import LANGUAGES, Translator, click_catalog, normalize, translator
+from sixtysix.i18n import LANGUAGES, N_, Translator, click_catalog, normalize, translator
 
 _META_KEY = "sixtysix.lang"
 # Click's own words (Usage:, Options:, Error:...) follow the command's language.
@@ -36,11 +36,29 @@ def _verbatim(paragraph: str) -> bool:
     return paragraph.strip().startswith("\b")
 
 
+#: The headings a verbatim block may start with: translated, while the commands under them
+#: stay as typed.
+BLOCK_HEADINGS = (N_("Examples:"),)
+
+
+def _verbatim_block(paragraph: str, tr: Translator) -> str:
+    """A ``\\b`` block as written, but for its heading (``Examples:``) in ``tr``'s language."""
+    head, newline, rest = paragraph.partition("\n")
+    if head.strip() == "\b" and rest:
+        first, newline2, body = rest.partition("\n")
+        if first.strip() in BLOCK_HEADINGS:
+            indent = first[: len(first) - len(first.lstrip())]
+            return head + newline + indent + tr._(first.strip()) + newline2 + body
+    return paragraph
+
+
 def translate_help(text: str, tr: Translator) -> str:
     parts = []
     for paragraph in inspect.cleandoc(text).split("\n\n"):
-        if not paragraph.strip() or _verbatim(paragraph):
+        if not paragraph.strip():
             parts.append(paragraph)
+        elif _verbatim(paragraph):
+            parts.append(_verbatim_block(paragraph, tr))
         else:
             parts.append(tr.text(paragraph))
     return "\n\n".join(parts)

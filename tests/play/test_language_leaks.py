@@ -14,9 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+import click
 import pytest
 from click.testing import CliRunner
 
+from sixtysix.cli import COMMANDS as CLI_COMMANDS
 from sixtysix.cli import cli
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
 from sixtysix.core.cards import NUM_CARDS
@@ -27,6 +29,13 @@ from sixtysix.play.render import hand_order
 from sixtysix.play.session import Ending
 from tests.play.conftest import make_session, make_variant
 from tests.play.scripted import RecordingScreen
+
+#: The command groups of the CLI (``table``), loaded as the CLI loads them.
+GROUPS = {
+    name: command
+    for name in CLI_COMMANDS
+    if isinstance(command := cli.get_command(click.Context(cli), name), click.Group)
+}
 
 VARIANTS = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
 #: Letters of words (digits, symbols and ``_`` split them).
@@ -114,23 +123,20 @@ GLOSSARY = {
     "portal",
     "ctrl",
     "sqlite",
+    "port",
     "lines",
-    # the commands, typed as they are
-    "analyse",
-    "duel",
-    "plugins",
-    "play",
-    "player",
-    "replay",
-    "rules",
-    "simulate",
-    "tournament",
-    "standings",
-    "variants",
+    # the commands and their sub-commands, typed as they are
+    *(word for name in CLI_COMMANDS for word in name.split("-")),
+    *(sub for group in GROUPS.values() for sub in group.commands),
+    "new",
 }
 #: Notation the --help pages show as what to type (the levels and the English verbs of the
 #: records' notation, the parameters of bots and variants): allowed in help pages only.
 HELP_NOTATION = {
+    # values of --seats and --on-leave, and the data folder's name, typed as shown
+    "human",
+    "end",
+    "server",
     "easy",
     "medium",
     "hard",
@@ -287,22 +293,11 @@ def test_the_rated_quit_warning_speaks_one_language(lang: str) -> None:
     assert leaks(text, lang) == [], text
 
 
+#: Every command's help page, sub-commands of a group included (``table new``).
 COMMANDS = sorted(
     [
-        "analyse",
-        "bots",
-        "duel",
-        "new-bot",
-        "new-variant",
-        "plugins",
-        "play",
-        "player",
-        "replay",
-        "rules",
-        "simulate",
-        "tournament",
-        "standings",
-        "variants",
+        *(name for name in CLI_COMMANDS if name not in GROUPS),
+        *(f"{name} {sub}" for name, group in GROUPS.items() for sub in group.commands),
     ]
 )
 
@@ -316,7 +311,7 @@ def _run(args: list[str], lang: str) -> str:
 @pytest.mark.parametrize("lang", ["tr", "en"])
 @pytest.mark.parametrize("command", ["", *COMMANDS])
 def test_every_help_page_speaks_one_language(command: str, lang: str) -> None:
-    text = _run([command, "--help"] if command else ["--help"], lang)
+    text = _run([*command.split(), "--help"], lang)
     assert leaks(text, lang, HELP_NOTATION) == [], text
 
 
