@@ -124,7 +124,8 @@ def test_command_help_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None
     assert "Play VARIANT in the terminal" in en and "Your seat (default 0)." in en
     tr = runner.invoke(cli, ["play", "--lang", "tr", "--help"]).output
     assert "VARIANT oyununu terminalde oyna" in tr and "Senin yerin (varsayılan 0)." in tr
-    assert "\nExamples:" in tr.replace("  ", "")  # the example block is kept as written
+    # The example block is kept as written, but for its heading.
+    assert "\nÖrnekler:\nsixtysix play 66\n" in tr.replace("  ", "") and "Examples" not in tr
     monkeypatch.setenv("LANG", "tr_TR.UTF-8")
     out = runner.invoke(cli, ["standings", "--help"]).output
     assert "Puanlı sonuçlarını" in out
