@@ -107,7 +107,12 @@ def test_lines_before_the_turn_and_help() -> None:
         assert t.remote.on_line("1").send == []
         assert "the table waits for seat 1 (mehmet)" in t.screen.text
     t.remote.on_line("?")
-    assert "Play a card by its name" in t.screen.text
+    # play's help: the variant's verbs only, and no moves allowed before a decision
+    text = t.screen.text
+    assert "Play a card by its number in your hand or by its name" in text
+    assert "moves, when the rules allow them: marry H, exchange, close." in text
+    assert "partner" not in text and "rules  the rules of this game" in text
+    assert "Allowed now" not in text  # no decision of this seat yet
 
 
 def test_hint_and_undo_at_a_test_table() -> None:
@@ -141,8 +146,14 @@ def test_a_rated_table_refuses_hints_and_undo_and_counts_down() -> None:
 def test_quit_asks_once_then_leaves_and_the_standings_end_it() -> None:
     t = Table(rated=True)
     assert t.remote.on_line("quit").send == []
-    assert "counts as leaving" in t.screen.text
-    reply = t.remote.on_line("quit")
+    # the consequence once (the first deal: a loss), then play's own question
+    assert "Leaving a rated game is leaving the table: it would count as a loss (-1)." in (
+        t.screen.text
+    )
+    assert t.prompts[-1] == "\nLeave the table? (y/n) "
+    assert t.remote.on_line("n").send == [] and "Playing on." in t.screen.said
+    assert t.remote.on_line("quit").send == []
+    reply = t.remote.on_line("y")
     assert reply.leave and reply.send == [{"type": "leave"}]
     t.feed({"type": "left", "seat": 0, "reason": "quit", "score": -1})
     assert not t.remote.done  # the standings follow
