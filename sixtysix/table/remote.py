@@ -1,13 +1,15 @@
 """A person's seat at a remote table, on the screen of ``sixtysix play``.
 
 :class:`RemoteTable` turns the server's checked messages (:mod:`sixtysix.table.incoming`) into
-what the person sees, drawn with play's own pieces (:mod:`sixtysix.play.render`,
-:mod:`sixtysix.play.terms`), and the lines the person types (read by play's
+what the person sees, drawn and said with play's own pieces (:mod:`sixtysix.play.render`, the
+narration of :mod:`sixtysix.play.narration`, play's help and its one yes/no question of
+:mod:`sixtysix.play.confirm`), and the lines the person types (read by play's
 :func:`~sixtysix.play.input.parse_input`) into messages for the server. It does no I/O of its
 own: the network side (:mod:`sixtysix.table.client`) feeds it and sends what it returns, so it
 is tested with plain lists. The views it draws are the seat's own, rebuilt with
 :func:`~sixtysix.protocol.messages.decode_view`; the server is the referee, this side only
-helps the person (a move it knows to be illegal is explained and not sent).
+helps the person (a move it knows to be illegal is explained and not sent). An ``event`` is
+told when its ``update`` arrives, from the views before and after it.
 """
 
 from __future__ import annotations
@@ -124,8 +126,8 @@ class RemoteTable:
             self.prompt("\n")
             self._prompted = False
         handler(message)
-        if self._asking() and not self._prompted and not quiet:
-            self.ask()
+        if not self._prompted and not quiet:
+            self._again()
 
     def _on_welcome(self, m: Message) -> None:
         tr = self.tr
@@ -448,7 +450,7 @@ class RemoteTable:
         return self._send_action(command.action)
 
     def _send_action(self, action: int) -> Reply:
-        self.my_turn = False
+        self.my_turn = False  # sent once: a second line before the answer is no second move
         return Reply(send=[{"type": "action", "action": ACTION_NAMES[action]}])
 
     def _concede(self) -> Reply:
@@ -487,16 +489,13 @@ class RemoteTable:
         self._question = (text, yes, no)
         self.ask()
 
-    def _asking(self) -> bool:
-        """The prompt is wanted: the person's move, or an answer to a question."""
-        return self.my_turn or self._question is not None
-
     def _refuse(self, text: str) -> None:
         self.screen.say(text, "red")
         self._again()
 
     def _again(self) -> None:
-        if self._asking():
+        """Prompt again when a line is wanted: the person's move, or an answer."""
+        if self.my_turn or self._question is not None:
             self.ask()
 
     def show_hint(self, values: Sequence[tuple[int, float]] | None) -> None:
