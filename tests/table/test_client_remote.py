@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.actions import ACTION_NAMES, CONCEDE
 from sixtysix.core.cards import CARD_NAMES
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -244,3 +244,31 @@ def test_news_during_the_prompt_goes_on_its_own_line_and_the_prompt_comes_back()
     assert t.prompts == ["Your move > ", "\n", "Your move > "]
     t.feed({"type": "timer", "seat": 0, "seconds": 30})  # nothing written: no new prompt
     assert len(t.prompts) == 3
+
+
+def test_concede_asks_once_as_play_does() -> None:
+    variant = REGISTRY.variant("sixtysix-3").configure()  # the declarer may concede
+    t = Table()
+    t.feed({**welcome(), "players": ["ayse", "@easy", "@easy"]})
+    t.feed(messages.match_message(variant, 0))
+    t.feed(messages.deal_message(1, 2))
+    s = variant.new_deal(variant.deal(Seed(0), ("deal", 0), 2))
+    while s.to_act != 0 or CONCEDE not in s.legal_actions():
+        s.apply(s.legal_actions()[0])
+    t.decide(s)
+    assert t.remote.on_line("concede").send == []
+    assert t.prompts[-1] == "Concede the deal? (y/n) "
+    assert t.remote.on_line("no").send == [] and "Not conceded: play on." in t.screen.said
+    assert t.prompts[-1] == "Your move > "
+    t.remote.on_line("concede")
+    assert t.remote.on_line("e").send == [{"type": "action", "action": "concede"}]
+
+
+def test_before_the_deal_quit_is_the_one_word_that_works_in_turkish() -> None:
+    t = Table(lang="tr")
+    t.remote.view = None
+    assert t.remote.on_line("?").send == []
+    assert "Maç daha başlamadı; çık masadan kaldırır." in t.screen.said
+    t.remote.on_line("  çık ")
+    assert t.prompts[-1] == "Masadan kalkıyor musun? (e/h) "
+    assert t.remote.on_line("evet").leave
