@@ -51,8 +51,8 @@ def join(
     Without --table, joins the table where NAME already sits, or the only open one. The first
     join of a name issues a secret token, kept in your data directory: later joins send it, and
     nobody else can play under that name. When the connection drops, the client joins again by
-    itself. quit (twice) leaves the table; Ctrl-C only closes the connection, and the seat waits
-    for you as long as the server keeps it.
+    itself. quit leaves the table, after one yes/no question; Ctrl-C only closes the connection,
+    and the seat waits for you as long as the server keeps it.
 
     \b
     Examples:

@@ -89,6 +89,12 @@ _CONTROL = {
 _YES = frozenset({"y", "yes", "e", "evet"})
 
 
+def control_word(text: str) -> Kind | None:
+    """The session command a line names (``?``, ``quit``, ``çık``...), or None if it is no
+    command word (a move, or nonsense)."""
+    return _CONTROL.get(" ".join(text.strip().lower().split()))
+
+
 def is_yes(text: str) -> bool:
     """Whether an answer to a yes/no question says yes: ``y``, ``yes``, ``e``, ``evet``."""
     return text.strip().casefold() in _YES
@@ -132,7 +138,7 @@ def parse_input(text: str, view: View, hand_order: Sequence[Card], tr: Translato
     low = raw.lower()
     if not low:
         raise InputProblem(tr._("Type a card, its number in your hand, or ? for help."))
-    control = _CONTROL.get(low)
+    control = control_word(low)
     if control is not None:
         return Command(control)
     words = low.split()

@@ -23,9 +23,11 @@ from sixtysix.core.actions import (
 )
 from sixtysix.core.cards import NUM_CARDS, QUEEN, Card, card_id
 from sixtysix.core.rules import Rules
+from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.render import hand_order
+from sixtysix.play.screen import Screen
 from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text, word
 
 _ENGLISH_RANKS = ("nine", "jack", "queen", "king", "ten", "ace")
@@ -82,9 +84,10 @@ def card_legend(tr: Translator) -> str:
     return tr._("Cards: ranks 9 J Q K 10 A, suits C ♣ clubs, D ♦ diamonds, H ♥ hearts, S ♠ spades.")
 
 
-def help_text(view: View, rules: Rules, rated: bool, tr: Translator) -> str:
+def help_text(view: View, rules: Rules, rated: bool, tr: Translator, *, now: bool = True) -> str:
     """What ``?`` shows: how to type a card, the variant's other moves, the session's words,
-    the card legend, and what is allowed now (the cards in the hand's order)."""
+    the card legend, and what is allowed now (the cards in the hand's order; ``now=False``:
+    not the person's turn, so nothing is)."""
     order = hand_order(view)
     lines = [
         tr._("Play a card by its number in your hand or by its name: {examples}.").format(
@@ -115,8 +118,20 @@ def help_text(view: View, rules: Rules, rated: bool, tr: Translator) -> str:
     lines.append(card_legend(tr))
     if rated:
         lines.append(tr._("Rated game: no hints and no undo; the move timer is running."))
+    if not now:
+        return "\n".join(lines)
     legal = {int(a) for a in view.legal_actions}
     shown = [card_text(c) for c in order if int(c) in legal]
     shown += [command_text(tr, a) for a in sorted(legal) if a >= NUM_CARDS]
     lines.append(tr._("Allowed now: {actions}").format(actions=", ".join(shown)))
     return "\n".join(lines)
+
+
+def show_rules(screen: Screen, variant: Variant, tr: Translator) -> None:
+    """The ``rules`` command: the variant's rules summary, as ``sixtysix rules`` prints it,
+    and the command that shows the rest."""
+    from sixtysix.cli.rules_cmd import rules_command, rules_summary
+
+    screen.show(rules_summary(variant, tr))
+    command = rules_command(variant, tr.lang)
+    screen.say(tr._("Full rules and options: {command}").format(command=command))

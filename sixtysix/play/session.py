@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rich.console import RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from sixtysix.bots.base import Bot
@@ -39,17 +38,14 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
+from sixtysix.play.confirm import concede_question, leave_question, leaving_warning
+from sixtysix.play.confirm import question as ask
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
-from sixtysix.play.moves_help import help_text
-from sixtysix.play.public import render_first_tricks, strict_news, told
-from sixtysix.play.render import (
-    TableInfo,
-    card,
-    hand_order,
-    render_choices,
-    render_view,
-)
+from sixtysix.play.moves_help import help_text, show_rules
+from sixtysix.play.narration import hint_table, narrate
+from sixtysix.play.public import render_first_tricks
+from sixtysix.play.render import TableInfo, hand_order, render_choices, render_view
 from sixtysix.play.render_outcome import (
     DealSummary,
     marriage_headline,
@@ -59,11 +55,7 @@ from sixtysix.play.render_outcome import (
 )
 from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import (
-    action_text,
-    command_text,
-    seat_name,
-)
+from sixtysix.play.terms import action_text, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.play.undo import last_action, take_back
 
@@ -296,29 +288,7 @@ class Session:
         self.screen.say(text.format(who=who, kind=fault.kind, detail=fault.detail), "red")
 
     def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
-        """Tell the person what just happened, from the person's own views: the action with
-        the cards it shows everyone, the trick's winner, the cards drawn, and the strict
-        phase once it begins."""
-        tr = self.tr
-        self.screen.show(told(tr, seat, self.me, action, before, after))
-        if sum(after.tricks) > sum(before.tricks):
-            winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
-            gained = after.card_points[winner] - before.card_points[winner]
-            self.screen.say(
-                tr._("Trick to {who} (+{points}).").format(
-                    who=seat_name(tr, winner, self.me), points=gained
-                ),
-                "cyan",
-            )
-            drawn = set(after.hand) - set(before.hand)
-            if drawn:
-                text = Text(tr._("You draw") + " ")
-                for c in sorted(drawn):
-                    text.append_text(card(c, bold=True))
-                self.screen.show(text)
-        strict = strict_news(tr, before, after)
-        if strict is not None:
-            self.screen.say(strict, "yellow")
+        narrate(self.screen, self.tr, self.me, seat, action, before, after)
 
     def _finish_deal(self, state: DealState) -> None:
         outcome = state.outcome
@@ -384,7 +354,7 @@ class Session:
     def _confirm(self, question: str, view: View) -> bool:
         """Ask once before an irrevocable choice; only yes (y, yes, e, evet) goes ahead."""
         while True:
-            line = self._read(question + " " + self.tr._("(y/n)") + " ", view)
+            line = self._read(ask(self.tr, question), view)
             if line is not None:
                 return is_yes(line)
 
@@ -430,8 +400,9 @@ class Session:
                     raise _Leave(Ending.SAVED)
                 self.screen.say(tr._("Playing on."), "dim")
                 return _AGAIN
-            self.screen.say(self._leaving_warning(), "yellow")
-            if self._confirm(tr._("Leave the table?"), view):
+            warning = leaving_warning(tr, self.totals, self.completed, self.me)
+            self.screen.say(warning, "yellow")
+            if self._confirm(leave_question(tr), view):
                 raise _Leave(Ending.LEFT)
             self.screen.say(tr._("Playing on."), "dim")
             return _AGAIN
@@ -440,29 +411,13 @@ class Session:
         if action not in view.legal_actions:
             self.screen.say(why_illegal(view, action, tr), "red")
             return _AGAIN
-        if action == CONCEDE and not self._confirm(tr._("Concede the deal?"), view):
+        if action == CONCEDE and not self._confirm(concede_question(tr), view):
             self.screen.say(tr._("Not conceded: play on."), "dim")
             return _AGAIN
         return action
 
     def _rules(self) -> None:
-        """The variant's rules summary, as ``sixtysix rules`` prints it, and where the rest is."""
-        from sixtysix.cli.rules_cmd import rules_command, rules_summary
-
-        self.screen.show(rules_summary(self.variant, self.tr))
-        command = rules_command(self.variant, self.tr.lang)
-        self.screen.say(self.tr._("Full rules and options: {command}").format(command=command))
-
-    def _leaving_warning(self) -> str:
-        tr = self.tr
-        score = leaving_score(self.totals, self.completed, self.me)
-        if score is None:
-            consequence = tr._("you lead on the completed deals, so it would not be scored")
-        else:
-            consequence = tr._("it would count as a loss (-1)")
-        return tr._("Leaving a rated game is leaving the table: {consequence}.").format(
-            consequence=consequence
-        )
+        show_rules(self.screen, self.variant, self.tr)
 
     def _undo(self, state: DealState) -> bool:
         """Take back the person's last action in this deal (and the bots' replies), on a deal
@@ -504,19 +459,8 @@ class Session:
             )
             return
         self.screen.say(tr._("Thinking..."), "dim")
-        values = sorted(call_analyser(analyser, view, variant=self.variant), key=lambda av: -av[1])
-        table = Table(title=tr._("Expected game points of each move"), box=None)
-        table.add_column(tr._("move"))
-        table.add_column(tr._("notation"))
-        table.add_column(tr._("value"), justify="right")
-        for i, (action, value) in enumerate(values):
-            table.add_row(
-                action_text(tr, int(action)),
-                command_text(tr, int(action)),
-                f"{float(value):+.2f}",
-                style="bold green" if i == 0 else None,
-            )
-        self.screen.show(table)
+        values = call_analyser(analyser, view, variant=self.variant)
+        self.screen.show(hint_table(tr, [(int(a), float(v)) for a, v in values]))
 
     def _help(self, view: View) -> RenderableType:
         return Text(help_text(view, self.variant.rules, self.setup.rated, self.tr))

@@ -1,13 +1,15 @@
 """A person's seat at a remote table, on the screen of ``sixtysix play``.
 
 :class:`RemoteTable` turns the server's checked messages (:mod:`sixtysix.table.incoming`) into
-what the person sees, drawn with play's own pieces (:mod:`sixtysix.play.render`,
-:mod:`sixtysix.play.terms`), and the lines the person types (read by play's
+what the person sees, drawn and said with play's own pieces (:mod:`sixtysix.play.render`, the
+narration of :mod:`sixtysix.play.narration`, play's help and its one yes/no question of
+:mod:`sixtysix.play.confirm`), and the lines the person types (read by play's
 :func:`~sixtysix.play.input.parse_input`) into messages for the server. It does no I/O of its
 own: the network side (:mod:`sixtysix.table.client`) feeds it and sends what it returns, so it
 is tested with plain lists. The views it draws are the seat's own, rebuilt with
 :func:`~sixtysix.protocol.messages.decode_view`; the server is the referee, this side only
-helps the person (a move it knows to be illegal is explained and not sent).
+helps the person (a move it knows to be illegal is explained and not sent). An ``event`` is
+told when its ``update`` arrives, from the views before and after it.
 """
 
 from __future__ import annotations
@@ -20,21 +22,24 @@ from typing import Any
 from rich.markup import escape
 from rich.text import Text
 
-from sixtysix.core.actions import ACTION_NAMES, parse_action
+from sixtysix.core.actions import ACTION_NAMES, CONCEDE, parse_action
 from sixtysix.core.cards import mask_of, parse_card
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
+from sixtysix.play.confirm import concede_question, leave_question, leaving_warning, question
 from sixtysix.play.explain import why_illegal
-from sixtysix.play.input import _CONTROL as CONTROL_WORDS  # the words of help, quit...
-from sixtysix.play.input import InputProblem, Kind, parse_input
-from sixtysix.play.render import TableInfo, card, hand_order, render_choices
+from sixtysix.play.input import InputProblem, Kind, control_word, is_yes, parse_input
+from sixtysix.play.moves_help import help_text, show_rules
+from sixtysix.play.narration import hint_table, narrate
+from sixtysix.play.public import render_first_tricks
+from sixtysix.play.render import TableInfo, hand_order, render_choices
 from sixtysix.play.render import render_view as draw_view
 from sixtysix.play.render_outcome import marriage_headline, render_outcome
 from sixtysix.play.screen import Screen
-from sixtysix.play.terms import action_text, announcement, seat_name
+from sixtysix.play.terms import action_text, announcement, seat_name, word
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message, ProtocolError, decode_view, variant_of
@@ -85,6 +90,8 @@ class RemoteTable:
         self.target = 0
         self.deals: int | None = None
         self.deal_number = 0
+        #: Deals finished in this match (what leaving a rated match is scored on).
+        self.completed = 0
         self.totals: list[int] = []
         self.view: View | None = None
         self.my_turn = False
@@ -95,7 +102,10 @@ class RemoteTable:
         self.fatal: str | None = None
         #: This seat has left the table (the server still sends its standings, then closes).
         self.has_left = False
-        self._quit_warned = False
+        #: The yes/no question waiting for its answer: its text, what yes does, what no says.
+        self._question: tuple[str, Callable[[], Reply], str] | None = None
+        #: The public action told by the server's last ``event``, narrated with its ``update``.
+        self._event: tuple[int, int] | None = None
         self._waiting_shown: int | None = None
         #: The prompt is on the screen, waiting for a line.
         self._prompted = False
@@ -116,8 +126,8 @@ class RemoteTable:
             self.prompt("\n")
             self._prompted = False
         handler(message)
-        if self.my_turn and not self._prompted and not quiet:
-            self.ask()
+        if not self._prompted and not quiet:
+            self._again()
 
     def _on_welcome(self, m: Message) -> None:
         tr = self.tr
@@ -165,12 +175,15 @@ class RemoteTable:
                 "yellow",
             )
         else:
-            self.screen.say(tr._("Test game: undo and hints allowed. Type ? for help."), "dim")
+            self.screen.say(tr._("Test game: undo and hints allowed."), "dim")
+        self.screen.say(tr._("Type ? for help, rules for the rules."), "dim")
 
     def _on_deal(self, m: Message) -> None:
         self._seat_check(m["dealer"])
         self.deal_number = m["number"]
+        self.completed = max(0, m["number"] - 1)
         self.view = None
+        self._event = None
         self.my_turn = False
         self._waiting_shown = None
         if self.deals is None:
@@ -184,13 +197,15 @@ class RemoteTable:
     def _on_event(self, m: Message) -> None:
         seat = self._seat_check(m["seat"])
         action = int(parse_action(m["action"]))
-        trump = self.view.trump if self.view is not None else None
-        text = announcement(self.tr, seat, self.me, action, trump)
-        self.screen.say(text)
+        if self.view is None:  # no view to tell it from: the bare announcement
+            self.screen.say(announcement(self.tr, seat, self.me, action, None))
+            return
+        self._event = (seat, action)  # told with the cards it shows once the update comes
 
     def _on_update(self, m: Message) -> None:
         view = self._decode(m["view"], [])
         before = self.view
+        event, self._event = self._event, None
         self.view = view
         if view.to_act != self.me or view.is_over:
             self.my_turn = False
@@ -205,19 +220,8 @@ class RemoteTable:
                     tr._("Taken back: {action}.").format(action=action_text(tr, mine[0])), "cyan"
                 )
             return
-        if sum(view.tricks) > sum(before.tricks):
-            winner = next(s for s in range(view.seats) if view.tricks[s] > before.tricks[s])
-            gained = view.card_points[winner] - before.card_points[winner]
-            self.screen.say(
-                tr._("Trick to {who} (+{points}).").format(who=self._who(winner), points=gained),
-                "cyan",
-            )
-            drawn = set(view.hand) - set(before.hand)
-            if drawn:
-                text = Text(tr._("You draw") + " ")
-                for c in sorted(drawn):
-                    text.append_text(card(c, bold=True))
-                self.screen.show(text)
+        if event is not None:
+            narrate(self.screen, tr, self.me, *event, before, view)
 
     def _on_decide(self, m: Message) -> None:
         view = self._decode(m["view"], m["legal"])
@@ -246,6 +250,7 @@ class RemoteTable:
         )
         for s in range(n):
             self.totals[s] += outcome.game_points[s]
+        self.completed = self.deal_number
         self.my_turn = False
         self.timer = None
         view = self.view
@@ -369,8 +374,12 @@ class RemoteTable:
     # ------------------------------------------------------------------ the person
 
     def ask(self) -> None:
-        """Prompt for the person's move (at a rated table, below a line for the countdown)."""
-        prompt = self.tr._("Your move") + " > "
+        """Prompt for the person's move, or the answer to the question asked (at a rated
+        table, below a line for the countdown)."""
+        if self._question is not None:
+            prompt = question(self.tr, self._question[0])
+        else:
+            prompt = self.tr._("Your move") + " > "
         self._prompted = True
         self.prompt(("\n" if self.rated else "") + prompt)
 
@@ -378,22 +387,42 @@ class RemoteTable:
         """What one line typed by the person asks for."""
         self._prompted = False  # the line's end moved the cursor below the prompt
         tr = self.tr
+        if self._question is not None:
+            _, yes, no = self._question
+            self._question = None
+            if is_yes(line):
+                return yes()
+            self.screen.say(no, "dim")
+            self._again()
+            return Reply()
         view = self.view
-        words = line.strip().lower()
         try:
             command = parse_input(line, view, hand_order(view), tr) if view else None
         except InputProblem as problem:
             self._refuse(str(problem))
             return Reply()
-        if command is None:  # no deal on the screen yet: only leaving and help make sense
-            if CONTROL_WORDS.get(words) is Kind.QUIT:
+        if command is None:  # no deal on the screen yet: only leaving makes sense
+            if control_word(line) is Kind.QUIT:
                 return self._quit()
-            self.screen.say(tr._("The match has not started yet."), "dim")
+            self.screen.say(
+                tr._("The match has not started yet; {quit} leaves the table.").format(
+                    quit=word(tr, "quit")
+                ),
+                "dim",
+            )
             return Reply()
-        if command.kind is not Kind.QUIT:
-            self._quit_warned = False
+        assert view is not None and self.variant is not None
         if command.kind is Kind.HELP:
-            self.screen.show(texts.help_text(self.tr, self.rated, view if self.my_turn else None))
+            rules = self.variant.rules
+            self.screen.show(Text(help_text(view, rules, self.rated, tr, now=self.my_turn)))
+            self._again()
+            return Reply()
+        if command.kind is Kind.TRICKS:
+            self.screen.show(render_first_tricks(view, tr))
+            self._again()
+            return Reply()
+        if command.kind is Kind.RULES:
+            show_rules(self.screen, self.variant, tr)
             self._again()
             return Reply()
         if command.kind is Kind.QUIT:
@@ -406,7 +435,6 @@ class RemoteTable:
         if not self.my_turn:
             self._refuse(self._not_yet())
             return Reply()
-        assert view is not None
         if command.kind is Kind.HINT:
             if self.rated:
                 self._refuse(tr._("No hints in rated games."))
@@ -416,8 +444,21 @@ class RemoteTable:
         if command.action not in view.legal_actions:
             self._refuse(why_illegal(view, command.action, tr))
             return Reply()
-        self.my_turn = False
-        return Reply(send=[{"type": "action", "action": ACTION_NAMES[command.action]}])
+        if command.action == CONCEDE:
+            self._ask(concede_question(tr), self._concede, tr._("Not conceded: play on."))
+            return Reply()
+        return self._send_action(command.action)
+
+    def _send_action(self, action: int) -> Reply:
+        self.my_turn = False  # sent once: a second line before the answer is no second move
+        return Reply(send=[{"type": "action", "action": ACTION_NAMES[action]}])
+
+    def _concede(self) -> Reply:
+        view = self.view
+        if not self.my_turn or view is None or CONCEDE not in view.legal_actions:
+            self._refuse(self._not_yet())  # the turn passed while the question waited
+            return Reply()
+        return self._send_action(CONCEDE)
 
     def _not_yet(self) -> str:
         view = self.view
@@ -428,19 +469,33 @@ class RemoteTable:
         )
 
     def _quit(self) -> Reply:
-        if self._quit_warned:
-            return Reply(send=[{"type": "leave"}], leave=True)
-        self._quit_warned = True
-        self.screen.say(texts.quit_warning(self.tr, self.rated), "yellow")
-        self._again()
+        """Say once what leaving costs, then ask (y/n), as ``sixtysix play`` does."""
+        tr = self.tr
+        if self.rated:
+            warning = leaving_warning(tr, self.totals, self.completed, self.me)
+        else:
+            warning = tr._("Leaving is for good: the others are told.")
+        keep = tr._("Ctrl-C instead closes the connection and keeps your seat for a while.")
+        self.screen.say(warning + " " + keep, "yellow")
+        self._ask(leave_question(tr), self._leave, tr._("Playing on."))
         return Reply()
+
+    def _leave(self) -> Reply:
+        if self.has_left or self.done:
+            return Reply()
+        return Reply(send=[{"type": "leave"}], leave=True)
+
+    def _ask(self, text: str, yes: Callable[[], Reply], no: str) -> None:
+        self._question = (text, yes, no)
+        self.ask()
 
     def _refuse(self, text: str) -> None:
         self.screen.say(text, "red")
         self._again()
 
     def _again(self) -> None:
-        if self.my_turn:
+        """Prompt again when a line is wanted: the person's move, or an answer."""
+        if self.my_turn or self._question is not None:
             self.ask()
 
     def show_hint(self, values: Sequence[tuple[int, float]] | None) -> None:
@@ -448,7 +503,7 @@ class RemoteTable:
         if values is None:
             self._refuse(self.tr._("Hints need the expert analysis, which is not installed here."))
             return
-        self.screen.show(texts.hint_table(self.tr, values))
+        self.screen.show(hint_table(self.tr, values))
         self._again()
 
     def waiting_for(self) -> int | None:

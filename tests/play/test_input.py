@@ -8,7 +8,7 @@ from sixtysix.core.actions import parse_action
 from sixtysix.core.cards import parse_card
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.input import Command, InputProblem, Kind, parse_input
+from sixtysix.play.input import Command, InputProblem, Kind, control_word, parse_input
 from sixtysix.play.render import hand_order
 from tests.helpers import deal
 from tests.play.conftest import make_variant
@@ -153,3 +153,11 @@ def test_card_parsing_agrees_with_the_core() -> None:
     view = lead_view()
     for text in ("9c", "jd", "qh", "ks", "10c", "ad", "T♦", "a♣"):
         assert parse(text, view) == Command(Kind.ACTION, int(parse_card(text)))
+
+
+def test_control_word_names_the_session_commands_in_either_language() -> None:
+    assert control_word("  Quit ") is Kind.QUIT
+    assert control_word("çık") is Kind.QUIT
+    assert control_word("geri  al") is Kind.UNDO
+    assert control_word("?") is Kind.HELP
+    assert control_word("play AH") is None and control_word("") is None

@@ -153,6 +153,11 @@ HELP_NOTATION = {
     "en",
     "auto",
     "local",
+    # the table server's commands, listed as typed
+    "join",
+    "serve",
+    "table",
+    "tables",
 }
 TURKISH_LETTERS = re.compile(r"[çğıöşüÇĞİÖŞÜ]")
 #: The Turkish terms of the game (RULES.md): never on the English screen, even where an

@@ -100,13 +100,14 @@ def test_a_dropped_connection_is_joined_again_with_the_token() -> None:
     assert "Back at table t0000001, seat 0" in screen.text
 
 
-def test_quit_twice_leaves_the_table_in_turkish() -> None:
-    lines = iter(["çık", "çık"])
+def test_quit_and_yes_leaves_the_table_in_turkish() -> None:
+    lines = iter(["çık", "e"])
     server = FakeServer()
     with running(server) as url:
         _, screen, ending = seat(url, Person(lambda t: next(lines)), lang="tr")
     assert ending == "left"
     assert server.received[-1] == {"type": "leave"}
+    assert "Masadan kalkmak kesindir: diğerlerine söylenir." in screen.text
     assert "Masadan kalktın." in screen.text
 
 

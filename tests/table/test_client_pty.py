@@ -107,9 +107,14 @@ def test_join_play_a_card_and_leave(server: str, tmp_path: Path) -> None:
         child.expect("Trick to")
         child.expect("Your move > ")
         child.sendline("quit")
-        child.expect("Type quit again")
+        child.expect("Leaving is for good")
+        child.expect(r"Leave the table\? \(y/n\) ")
+        child.sendline("n")
+        child.expect("Playing on.")
         child.expect("Your move > ")
         child.sendline("quit")
+        child.expect(r"\(y/n\) ")
+        child.sendline("y")
         child.expect("You have left the table.")
         child.expect(pexpect.EOF)
     finally:
@@ -139,8 +144,8 @@ def test_in_turkish_ctrl_c_keeps_the_seat_and_a_new_join_takes_it_back(
         again.expect("Hamlen > ")
         assert "kaldığı yerden" in again.before
         again.sendline("çık")
-        again.expect("Hamlen > ")
-        again.sendline("çık")
+        again.expect(r"\(e/h\) ")
+        again.sendline("e")
         again.expect("Masadan kalktın.")
         again.expect(pexpect.EOF)
     finally:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.actions import ACTION_NAMES, CONCEDE
 from sixtysix.core.cards import CARD_NAMES
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -107,7 +107,12 @@ def test_lines_before_the_turn_and_help() -> None:
         assert t.remote.on_line("1").send == []
         assert "the table waits for seat 1 (mehmet)" in t.screen.text
     t.remote.on_line("?")
-    assert "Play a card by its name" in t.screen.text
+    # play's help: the variant's verbs only, and no moves allowed before a decision
+    text = t.screen.text
+    assert "Play a card by its number in your hand or by its name" in text
+    assert "moves, when the rules allow them: marry H, exchange, close." in text
+    assert "partner" not in text and "rules  the rules of this game" in text
+    assert "Allowed now" not in text  # no decision of this seat yet
 
 
 def test_hint_and_undo_at_a_test_table() -> None:
@@ -141,8 +146,14 @@ def test_a_rated_table_refuses_hints_and_undo_and_counts_down() -> None:
 def test_quit_asks_once_then_leaves_and_the_standings_end_it() -> None:
     t = Table(rated=True)
     assert t.remote.on_line("quit").send == []
-    assert "counts as leaving" in t.screen.text
-    reply = t.remote.on_line("quit")
+    # the consequence once (the first deal: a loss), then play's own question
+    assert "Leaving a rated game is leaving the table: it would count as a loss (-1)." in (
+        t.screen.text
+    )
+    assert t.prompts[-1] == "\nLeave the table? (y/n) "
+    assert t.remote.on_line("n").send == [] and "Playing on." in t.screen.said
+    assert t.remote.on_line("quit").send == []
+    reply = t.remote.on_line("y")
     assert reply.leave and reply.send == [{"type": "leave"}]
     t.feed({"type": "left", "seat": 0, "reason": "quit", "score": -1})
     assert not t.remote.done  # the standings follow
@@ -233,3 +244,31 @@ def test_news_during_the_prompt_goes_on_its_own_line_and_the_prompt_comes_back()
     assert t.prompts == ["Your move > ", "\n", "Your move > "]
     t.feed({"type": "timer", "seat": 0, "seconds": 30})  # nothing written: no new prompt
     assert len(t.prompts) == 3
+
+
+def test_concede_asks_once_as_play_does() -> None:
+    variant = REGISTRY.variant("sixtysix-3").configure()  # the declarer may concede
+    t = Table()
+    t.feed({**welcome(), "players": ["ayse", "@easy", "@easy"]})
+    t.feed(messages.match_message(variant, 0))
+    t.feed(messages.deal_message(1, 2))
+    s = variant.new_deal(variant.deal(Seed(0), ("deal", 0), 2))
+    while s.to_act != 0 or CONCEDE not in s.legal_actions():
+        s.apply(s.legal_actions()[0])
+    t.decide(s)
+    assert t.remote.on_line("concede").send == []
+    assert t.prompts[-1] == "Concede the deal? (y/n) "
+    assert t.remote.on_line("no").send == [] and "Not conceded: play on." in t.screen.said
+    assert t.prompts[-1] == "Your move > "
+    t.remote.on_line("concede")
+    assert t.remote.on_line("e").send == [{"type": "action", "action": "concede"}]
+
+
+def test_before_the_deal_quit_is_the_one_word_that_works_in_turkish() -> None:
+    t = Table(lang="tr")
+    t.remote.view = None
+    assert t.remote.on_line("?").send == []
+    assert "Maç daha başlamadı; çık masadan kaldırır." in t.screen.said
+    t.remote.on_line("  çık ")
+    assert t.prompts[-1] == "Masadan kalkıyor musun? (e/h) "
+    assert t.remote.on_line("evet").leave
