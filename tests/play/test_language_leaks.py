@@ -125,14 +125,26 @@ GLOSSARY = {
     "sqlite",
     "port",
     "lines",
-    # the commands and their sub-commands, typed as they are
-    *(word for name in CLI_COMMANDS for word in name.split("-")),
-    *(sub for group in GROUPS.values() for sub in group.commands),
+    # the commands a game's screen may name, typed as they are
+    "analyse",
+    "duel",
+    "plugins",
+    "play",
+    "player",
+    "replay",
+    "rules",
+    "simulate",
+    "tournament",
+    "standings",
+    "variants",
     "new",
 }
 #: Notation the --help pages show as what to type (the levels and the English verbs of the
 #: records' notation, the parameters of bots and variants): allowed in help pages only.
 HELP_NOTATION = {
+    # every command and sub-command of the CLI, as listed and typed (``table new``)
+    *(word for name in CLI_COMMANDS for word in name.split("-")),
+    *(sub for group in GROUPS.values() for sub in group.commands),
     # values of --seats and --on-leave, and the data folder's name, typed as shown
     "human",
     "end",
@@ -154,9 +166,6 @@ HELP_NOTATION = {
     "auto",
     "local",
     # the table server's commands, listed as typed
-    "join",
-    "serve",
-    "table",
     "tables",
 }
 TURKISH_LETTERS = re.compile(r"[çğıöşüÇĞİÖŞÜ]")
