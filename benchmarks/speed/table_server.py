@@ -450,10 +450,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
     last = results[-1]
     ok = last["tables"] >= TARGET_TABLES and last["table_ms"]["p95"] < TARGET_P95_MS
-    print(
-        f"target: {TARGET_TABLES} tables with p95 under {TARGET_P95_MS:.0f} ms:",
-        "met" if ok else "MISSED",
-    )
+    verdict = "met" if ok else "MISSED"
+    if last["tables"] < TARGET_TABLES:
+        verdict = f"not measured (largest run: {last['tables']} tables)"
+    print(f"target: {TARGET_TABLES} tables with p95 under {TARGET_P95_MS:.0f} ms:", verdict)
     return 0 if ok else 1
 
 

@@ -122,9 +122,11 @@ def _server(tr: Translator, root: Path, reconnect_time: int) -> TableServer:
     )
 
 
-#: Objects allocated before a young collection: the default (700) makes a busy server with
-#: a thousand tables run full collections of half a million objects, each pausing every table.
+#: Objects allocated before a young collection, and young collections before an old one: the
+#: defaults (700, 10, 10) make a busy server with a thousand tables run full collections of
+#: half a million objects, each pausing every table (docs/benchmarks.md).
 GC_YOUNG_THRESHOLD = 50_000
+GC_OLD_THRESHOLD = 1000
 
 
 def _long_lived_heap() -> None:
@@ -133,7 +135,7 @@ def _long_lived_heap() -> None:
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()
-    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, max(old, 100))
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, max(old, GC_OLD_THRESHOLD))
 
 
 async def _run(
