@@ -9,12 +9,20 @@ line, since renaming over ``/dev/null`` would replace the device itself.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import stat
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sixtysix.core.errors import SixtySixError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 
 class FileTargetError(SixtySixError, OSError):
@@ -93,3 +101,34 @@ def write_text_atomic(path: Path, text: str, mode: int = 0o666) -> None:
         if isinstance(exc, OSError) and not isinstance(exc, FileTargetError):
             raise FileTargetError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def open_lock(path: Path, mode: int = 0o666) -> int:
+    """The descriptor of ``<path>.lock`` (the folder and the file made if need be), for
+    :func:`held`; :class:`OSError` when it cannot be opened."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700 if mode & 0o077 == 0 else 0o777)
+    return os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, mode)
+
+
+@contextlib.contextmanager
+def held(fd: int) -> Iterator[None]:
+    """An exclusive lock on ``fd`` for the block (one process at a time reads, repairs and
+    writes the file beside it), then the descriptor closed; no lock where ``fcntl`` is
+    missing."""
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def aside_name(path: Path) -> Path:
+    """A free name beside ``path`` for a damaged copy of it: ``<name>.damaged-<UTC stamp>``."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    return aside

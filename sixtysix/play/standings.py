@@ -21,16 +21,12 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sixtysix.core.errors import SixtySixError
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock around the repair
-    fcntl = None  # type: ignore[assignment]
+from sixtysix.core.files import aside_name, held, open_lock
 
 DATA_DIR_ENV = "SIXTYSIX_DATA_DIR"
 DB_NAME = "standings.sqlite3"
@@ -107,16 +103,8 @@ class Standing:
     score: int
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "variant": self.variant,
-            "level": self.level,
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "unscored": self.unscored,
-            "score": self.score,
-        }
+        """Every field, by its name, in order (the ``--json`` row)."""
+        return asdict(self)
 
 
 class Standings:
@@ -167,29 +155,18 @@ class Standings:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """Only one process at a time checks, repairs and writes the database."""
-        lock = self.path.with_name(self.path.name + ".lock")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o666)
+            fd = open_lock(self.path)
         except OSError as exc:
             raise StandingsError(
                 f"cannot write the standings in {self.path.parent}: {exc.strerror}"
             ) from None
-        try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+        with held(fd):
             yield
-        finally:
-            os.close(fd)
 
     def _set_aside(self, reason: str) -> None:
         """Move the damaged database (and SQLite's files beside it) to a name of its own."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        aside = aside_name(self.path)
         try:
             for suffix in ("-journal", "-wal", "-shm"):
                 extra = self.path.with_name(self.path.name + suffix)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -78,17 +78,8 @@ class StandingRow:
     score: int
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "name": self.name,
-            "variant": self.variant,
-            "level": self.level,
-            "played": self.played,
-            "won": self.won,
-            "drawn": self.drawn,
-            "lost": self.lost,
-            "left": self.left,
-            "score": self.score,
-        }
+        """Every field, by its name, in order (the ``--json`` row)."""
+        return asdict(self)
 
 
 class ServerStandings(Standings):

@@ -17,20 +17,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.files import FileTargetError, write_text_atomic
+from sixtysix.core.files import FileTargetError, aside_name, held, open_lock, write_text_atomic
 from sixtysix.i18n import Translator
 from sixtysix.play.standings import data_dir
 from sixtysix.table.names import BadName, name_key
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock around the update
-    fcntl = None  # type: ignore[assignment]
 
 TOKENS_FILE = "tokens.json"
 #: A token file larger than this is damage, not tokens.
@@ -125,28 +119,17 @@ class TokenFile:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """Only one client at a time reads, changes and writes the file."""
-        lock = self.path.with_name(self.path.name + ".lock")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = open_lock(self.path, 0o600)
         except OSError as exc:
             raise TokenFileError(
                 f"cannot keep the token in {self.path.parent}: {exc.strerror or exc}"
             ) from None
-        try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX)
+        with held(fd):
             yield
-        finally:
-            os.close(fd)
 
     def _set_aside(self, reason: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
-        n = 1
-        while aside.exists():
-            n += 1
-            aside = self.path.with_name(f"{self.path.name}.damaged-{stamp}-{n}")
+        aside = aside_name(self.path)
         try:
             self.path.rename(aside)
         except OSError as exc:
