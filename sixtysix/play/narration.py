@@ -59,3 +59,35 @@ def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> Table:
             style="bold green" if i == 0 else None,
         )
     return table
+
+
+def introduce(
+    screen: Screen,
+    tr: Translator,
+    *,
+    variant: str,
+    target: int,
+    deals: int | None,
+    seat: int,
+    rated: bool,
+    move_time: int | None,
+) -> None:
+    """The match's first lines: what is played, the seat, test or rated, where help is."""
+    if deals is None:
+        intro = tr._("{variant}: a match to {target} game points. You are seat {seat}.")
+    else:
+        intro = tr._(
+            "{variant}: a match of {deals} deals, the most game points win. You are seat {seat}."
+        )
+    screen.say(intro.format(variant=variant, target=target, deals=deals, seat=seat), "bold")
+    if rated:
+        screen.say(
+            tr._(
+                "Rated game: {seconds} s per move, no take-backs or hints; leaving the"
+                " table counts against you."
+            ).format(seconds=move_time or 0),
+            "yellow",
+        )
+    else:
+        screen.say(tr._("Test game: undo and hints allowed."), "dim")
+    screen.say(tr._("Type ? for help, rules for the rules."), "dim")

@@ -43,7 +43,7 @@ from sixtysix.play.confirm import question as ask
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
 from sixtysix.play.moves_help import help_text, show_rules
-from sixtysix.play.narration import hint_table, narrate
+from sixtysix.play.narration import hint_table, introduce, narrate
 from sixtysix.play.public import render_first_tricks
 from sixtysix.play.render import TableInfo, hand_order, render_choices, render_view
 from sixtysix.play.render_outcome import (
@@ -175,30 +175,16 @@ class Session:
         if self.variant.match_winners(self.totals, self.completed):
             raise ValueError("this match is already over")
         fmt = self.variant.match_format
-        if fmt.deals is None:
-            intro = tr._("{variant}: a match to {target} game points. You are seat {seat}.")
-        else:
-            intro = tr._(
-                "{variant}: a match of {deals} deals, the most game points win. You are seat"
-                " {seat}."
-            )
-        self.screen.say(
-            intro.format(
-                variant=self.variant.name, target=fmt.target, deals=fmt.deals, seat=self.me
-            ),
-            "bold",
+        introduce(
+            self.screen,
+            tr,
+            variant=self.variant.name,
+            target=fmt.target,
+            deals=fmt.deals,
+            seat=self.me,
+            rated=self.setup.rated,
+            move_time=int(self.setup.move_time or 0),
         )
-        if self.setup.rated:
-            self.screen.say(
-                tr._(
-                    "Rated game: {seconds} s per move, no take-backs or hints; leaving the"
-                    " table counts against you."
-                ).format(seconds=int(self.setup.move_time or 0)),
-                "yellow",
-            )
-        else:
-            self.screen.say(tr._("Test game: undo and hints allowed."), "dim")
-        self.screen.say(tr._("Type ? for help, rules for the rules."), "dim")
         try:
             while True:
                 state = self.state

@@ -33,7 +33,7 @@ from sixtysix.play.confirm import concede_question, leave_question, leaving_warn
 from sixtysix.play.explain import why_illegal
 from sixtysix.play.input import InputProblem, Kind, control_word, is_yes, parse_input
 from sixtysix.play.moves_help import help_text, show_rules
-from sixtysix.play.narration import hint_table, narrate
+from sixtysix.play.narration import hint_table, introduce, narrate
 from sixtysix.play.public import render_first_tricks
 from sixtysix.play.render import TableInfo, hand_order, render_choices
 from sixtysix.play.render import render_view as draw_view
@@ -155,28 +155,16 @@ class RemoteTable:
             self.totals = [0] * m["seats"]
         if len(self.players) != m["seats"]:
             self._set_players([""] * m["seats"])
-        if self.deals is None:
-            intro = tr._("{variant}: a match to {target} game points. You are seat {seat}.")
-        else:
-            intro = tr._(
-                "{variant}: a match of {deals} deals, the most game points win. You are seat"
-                " {seat}."
-            )
-        name = self.variant.name
-        self.screen.say(
-            intro.format(variant=name, target=self.target, deals=self.deals, seat=self.me), "bold"
+        introduce(
+            self.screen,
+            tr,
+            variant=self.variant.name,
+            target=self.target,
+            deals=self.deals,
+            seat=self.me,
+            rated=self.rated,
+            move_time=self.move_time,
         )
-        if self.rated:
-            self.screen.say(
-                tr._(
-                    "Rated game: {seconds} s per move, no take-backs or hints; leaving the"
-                    " table counts against you."
-                ).format(seconds=self.move_time or 0),
-                "yellow",
-            )
-        else:
-            self.screen.say(tr._("Test game: undo and hints allowed."), "dim")
-        self.screen.say(tr._("Type ? for help, rules for the rules."), "dim")
 
     def _on_deal(self, m: Message) -> None:
         self._seat_check(m["dealer"])
