@@ -114,6 +114,8 @@ def play_game(seed: int, moves: int, think: float, env: dict[str, str], work: Pa
                     game.later.append(waited)
             decided = now
         child.sendline("quit")
+        child.expect(r"\(y/n\)")  # leaving asks once
+        child.sendline("y")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
