@@ -13,7 +13,7 @@ import contextlib
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -103,18 +103,18 @@ def write_text_atomic(path: Path, text: str, mode: int = 0o666) -> None:
         raise
 
 
-def open_lock(path: Path, mode: int = 0o666) -> int:
-    """The descriptor of ``<path>.lock`` (the folder and the file made if need be), for
-    :func:`held`; :class:`OSError` when it cannot be opened."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700 if mode & 0o077 == 0 else 0o777)
-    return os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, mode)
-
-
 @contextlib.contextmanager
-def held(fd: int) -> Iterator[None]:
-    """An exclusive lock on ``fd`` for the block (one process at a time reads, repairs and
-    writes the file beside it), then the descriptor closed; no lock where ``fcntl`` is
-    missing."""
+def locked_beside(
+    path: Path, failure: Callable[[OSError], Exception], mode: int = 0o666
+) -> Iterator[None]:
+    """Hold an exclusive lock on ``<path>.lock`` for the block, so one process at a time reads,
+    repairs and writes ``path`` (the folder and the lock file are made if need be; no lock
+    where ``fcntl`` is missing). A lock that cannot be opened raises ``failure(error)``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700 if mode & 0o077 == 0 else 0o777)
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, mode)
+    except OSError as exc:
+        raise failure(exc) from None
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -17,16 +17,16 @@ and starts a new database with the result in it. Reading the standings only repo
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.files import aside_name, held, open_lock
+from sixtysix.core.files import aside_name, locked_beside
 
 DATA_DIR_ENV = "SIXTYSIX_DATA_DIR"
 DB_NAME = "standings.sqlite3"
@@ -152,17 +152,14 @@ class Standings:
             return "its results table is not one of sixtysix's standings"
         return None
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
+    def _locked(self) -> AbstractContextManager[None]:
         """Only one process at a time checks, repairs and writes the database."""
-        try:
-            fd = open_lock(self.path)
-        except OSError as exc:
-            raise StandingsError(
+        return locked_beside(
+            self.path,
+            lambda exc: StandingsError(
                 f"cannot write the standings in {self.path.parent}: {exc.strerror}"
-            ) from None
-        with held(fd):
-            yield
+            ),
+        )
 
     def _set_aside(self, reason: str) -> None:
         """Move the damaged database (and SQLite's files beside it) to a name of its own."""

@@ -12,16 +12,16 @@ finds no token; saving a new token moves the damaged file aside, says so, and st
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.files import FileTargetError, aside_name, held, open_lock, write_text_atomic
+from sixtysix.core.files import FileTargetError, aside_name, locked_beside, write_text_atomic
 from sixtysix.i18n import Translator
 from sixtysix.play.standings import data_dir
 from sixtysix.table.names import BadName, name_key
@@ -116,17 +116,15 @@ class TokenFile:
                 return token
         return None
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
+    def _locked(self) -> AbstractContextManager[None]:
         """Only one client at a time reads, changes and writes the file."""
-        try:
-            fd = open_lock(self.path, 0o600)
-        except OSError as exc:
-            raise TokenFileError(
+        return locked_beside(
+            self.path,
+            lambda exc: TokenFileError(
                 f"cannot keep the token in {self.path.parent}: {exc.strerror or exc}"
-            ) from None
-        with held(fd):
-            yield
+            ),
+            0o600,
+        )
 
     def _set_aside(self, reason: str) -> None:
         aside = aside_name(self.path)
