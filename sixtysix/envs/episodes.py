@@ -1,0 +1,213 @@
+"""The deals of an environment's episodes, and what they pay: shared by the PettingZoo and the
+Gymnasium adapters, so both deal, score and end a match exactly alike.
+
+An episode is one deal (``episode="deal"``) or one whole match (``episode="match"``). Episode
+``k`` after ``reset(seed=s)`` deals from ``Seed(s)`` on the path :func:`episode_path` ``(k)``
+exactly as :func:`sixtysix.core.match.play_match` does: episode 0 on the empty path, so its
+cards are those of ``sixtysix play VARIANT --seed s`` (its first deal, or its whole match).
+
+Rewards are in game points at the end of a deal (:func:`deal_rewards`), or +1/-1 at the end of
+a match (:func:`match_rewards`); nothing is paid before.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from sixtysix.core.errors import MatchError, OptionError, shown
+from sixtysix.core.outcome import Outcome
+from sixtysix.core.rng import PathPart, Seed
+from sixtysix.core.state import DealState
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.envs.errors import missing_extra
+from sixtysix.plugins.manager import get_registry
+
+#: The two kinds of episode.
+EPISODES = ("deal", "match")
+#: A match that has found no winner after this many deals is an error (as in ``play_match``).
+MAX_DEALS = 10_000
+
+
+def need(module: str, what: str, extra: str) -> ModuleType:
+    """Import ``module`` for ``what`` or raise a one-line
+    :class:`~sixtysix.envs.errors.MissingExtraError`."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise missing_extra(what, extra) from None
+
+
+def make_variant(
+    variant: str | Variant, preset: str | None, options: Mapping[str, object]
+) -> Variant:
+    """The variant an adapter plays: a name or alias of an installed variant (with a preset
+    and options), or a configured :class:`Variant` as it is."""
+    if isinstance(variant, Variant):
+        if preset is not None or options:
+            raise OptionError("a configured variant takes no preset or options")
+        return variant
+    if not isinstance(variant, str):
+        raise OptionError(f"a variant is a name or a Variant, not {shown(variant)}")
+    return get_registry().variant(variant).configure(preset, options)
+
+
+def check_episode(episode: str) -> bool:
+    """Whether ``episode`` is a whole match (else one deal); a one-line error if neither."""
+    if episode not in EPISODES:
+        raise OptionError(f"episode must be one of {', '.join(EPISODES)}, not {shown(episode)}")
+    return episode == "match"
+
+
+def episode_path(number: int) -> tuple[PathPart, ...]:
+    """The seed path of episode ``number`` (the first one's is empty: ``play --seed``'s)."""
+    return () if number == 0 else ("episode", number)
+
+
+def deal_rewards(game_points: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's reward for a deal: its game points minus the mean of the other seats'.
+
+    Two seats: own minus the opponent's (``+3``/``-3`` at most). With more seats the rewards
+    still sum to zero, and the seats of one side (who score alike) get the same reward: in
+    four-player 66 a partnership that scores 2 each gets ``2 - 2/3`` each and the losers
+    ``-4/3``; a soloist who scores 4 gets ``+4`` and each opponent ``-4/3``.
+    """
+    n = len(game_points)
+    total = sum(game_points)
+    return tuple(float(g - (total - g) / (n - 1)) for g in game_points)
+
+
+def match_rewards(winners: Sequence[int], seats: int) -> tuple[float, ...]:
+    """+1 to each seat that won the match (several when they share the win), -1 to the others."""
+    return tuple(1.0 if s in winners else -1.0 for s in range(seats))
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded:
+    """A finished deal of an episode, with the match's totals after it."""
+
+    #: The deal's number in its episode (0 for the first).
+    number: int
+    outcome: Outcome
+    totals: tuple[int, ...]
+    #: The match's winners (empty while it goes on, and in deal episodes).
+    winners: tuple[int, ...]
+    #: Whether the episode is over (always, in deal episodes).
+    over: bool
+    rewards: tuple[float, ...]
+
+    def info(self) -> dict[str, object]:
+        """What every seat may be told of it (all public: the outcome, the totals)."""
+        out: dict[str, object] = {
+            "deal": self.number,
+            "outcome": self.outcome.as_json(),
+            "totals": list(self.totals),
+        }
+        if self.winners:
+            out["winners"] = list(self.winners)
+        return out
+
+
+class Episodes:
+    """The running episode of an environment: its seed, deal, dealer and match totals."""
+
+    __slots__ = (
+        "dealer",
+        "episode",
+        "match",
+        "number",
+        "path",
+        "seed",
+        "state",
+        "totals",
+        "variant",
+    )
+
+    def __init__(self, variant: Variant, match: bool) -> None:
+        self.variant = variant
+        self.match = match
+        self.seed: Seed | None = None
+        self.episode = -1
+        self.path: tuple[PathPart, ...] = ()
+        self.dealer = 0
+        self.number = 0
+        self.totals = [0] * variant.seats
+        self.state: DealState | None = None
+
+    def reset(self, seed: int | None) -> DealState:
+        """Start the next episode: with a seed, episode 0 of that seed; without, the episode
+        after the last one (of a secure random seed if none was ever given)."""
+        if seed is not None:
+            self.seed = Seed(int(seed))
+            self.episode = 0
+        elif self.seed is None:
+            self.seed = Seed()
+            self.episode = 0
+        else:
+            self.episode += 1
+        self.path = episode_path(self.episode)
+        self.dealer = self.variant.first_dealer(self.seed, self.path)
+        self.number = 0
+        self.totals = [0] * self.variant.seats
+        return self._deal()
+
+    def _deal(self) -> DealState:
+        assert self.seed is not None
+        setup = self.variant.deal(self.seed, (*self.path, "deal", self.number), self.dealer)
+        self.state = state = self.variant.new_deal(setup)
+        return state
+
+    def deal_over(self) -> DealEnded:
+        """Score the deal that just ended; in a match not yet won, deal the next one."""
+        state = self.state
+        assert state is not None and state.outcome is not None
+        outcome = state.outcome
+        n = self.variant.seats
+        totals = self.totals
+        for s in range(n):
+            totals[s] += outcome.game_points[s]
+        number = self.number
+        if not self.match:
+            return DealEnded(
+                number, outcome, tuple(totals), (), True, deal_rewards(outcome.game_points)
+            )
+        winners = tuple(self.variant.match_winners(totals, number + 1))
+        if winners:
+            return DealEnded(
+                number, outcome, tuple(totals), winners, True, match_rewards(winners, n)
+            )
+        if number + 1 >= MAX_DEALS:
+            raise MatchError(f"no match winner after {MAX_DEALS} deals")
+        self.dealer = self.variant.next_dealer(self.dealer)
+        self.number = number + 1
+        self._deal()
+        return DealEnded(number, outcome, tuple(totals), (), False, (0.0,) * n)
+
+
+def render_text(view: View, episodes: Episodes, players: Sequence[str]) -> str:
+    """The table as ``view``'s seat sees it, as plain text, through the play command's own
+    renderer (nothing from another seat's cards can reach it: it draws from the view alone)."""
+    from rich.console import Console
+
+    from sixtysix.i18n import Translator
+    from sixtysix.play.render import TableInfo, render_view
+
+    variant = episodes.variant
+    info = TableInfo(
+        variant=variant.name,
+        deal_number=episodes.number + 1,
+        totals=tuple(episodes.totals),
+        target=variant.target,
+        players=tuple(players),
+        show_points=not variant.rules.manual_claim
+        or bool(getattr(variant.options, "open_scores", False)),
+        rated=False,
+        deals=variant.match_format.deals,
+    )
+    console = Console(file=io.StringIO(), width=100, color_system=None, record=True)
+    console.print(render_view(view, info, Translator()))
+    return console.export_text()
