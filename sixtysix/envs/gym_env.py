@@ -152,11 +152,13 @@ def _make_class() -> type[Any]:
             first turn; ``options`` are unused."""
             super().reset(seed=seed)
             skipped = 0
+            faults: list[dict[str, object]] = []
             while True:
                 self.episodes.reset(seed)
                 seed = None
                 self._seat_bots()
-                ended, faults = self._others()
+                ended, more = self._others()
+                faults += more
                 if ended is None or not ended.over:
                     break
                 skipped += 1  # the episode ended before the agent's first turn
