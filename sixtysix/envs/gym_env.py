@@ -33,7 +33,6 @@ from sixtysix.core.actions import Action
 from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.match import Seats, take_turn
 from sixtysix.core.state import DealState, Phase
-from sixtysix.core.turn import Turn
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
@@ -52,6 +51,7 @@ from sixtysix.envs.pettingzoo_env import (
     action_index,
     check_render_mode,
     fault_infos,
+    illegal,
     observation_space,
 )
 from sixtysix.plugins.manager import get_registry
@@ -189,10 +189,10 @@ def _make_class() -> type[Any]:
             seat = self.seat
             a = action_index(action)
             info: dict[str, Any] = {}
-            with Turn(state, seat) as turn:
-                state.apply(a)
-            if turn.fault is not None:
-                info["fault"] = fault_infos(turn.fault, a, state.n)[seat]
+            if a in state.legal_actions():
+                state.apply_legal(a)
+            else:
+                info["fault"] = fault_infos(illegal(state, a), a, state.n)[seat]
             ended, faults = self._others()
             reward = 0.0
             terminated = False

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.faults import PlayerFault
-from sixtysix.core.state import Phase
+from sixtysix.core.state import DealState
 from sixtysix.core.turn import Turn
 from sixtysix.core.variant import Variant
 from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
@@ -67,6 +67,15 @@ def action_index(action: object) -> int:
     if not 0 <= a < NUM_ACTION_IDS or isinstance(action, bool):
         raise ActionIdError(f"action id {a} is not one of 0..{NUM_ACTION_IDS - 1}")
     return a
+
+
+def illegal(state: DealState, action: int) -> PlayerFault:
+    """The fault of the seat to act for an action that is not legal: the deal is forfeited
+    by the fault rule (through the referee's :class:`~sixtysix.core.turn.Turn`)."""
+    with Turn(state, state.to_act) as turn:
+        state.apply(action)
+    assert turn.fault is not None
+    return turn.fault
 
 
 def fault_infos(fault: PlayerFault, action: int, seats: int) -> list[dict[str, object]]:
@@ -199,15 +208,18 @@ def _make_class() -> type[Any]:
                 return
             state = self.episodes.state
             assert state is not None
-            seat = state.to_act
             a = action_index(action)
             self._cumulative_rewards[agent] = 0.0
-            with Turn(state, seat) as turn:
-                state.apply(a)
-            if state.phase == Phase.OVER:
-                self._deal_over(self.episodes.deal_over(), turn.fault, a)
+            fault = None
+            if a in state.legal_actions():
+                state.apply_legal(a)
             else:
-                self.agent_selection = self.possible_agents[state.to_act]
+                fault = illegal(state, a)
+            seat = state.to_act
+            if seat < 0:  # the deal is over
+                self._deal_over(self.episodes.deal_over(), fault, a)
+            else:
+                self.agent_selection = self.possible_agents[seat]
             if self.render_mode == "human":
                 self.render()
 
