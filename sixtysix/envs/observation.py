@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from itertools import permutations
 from operator import getitem
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -59,9 +60,13 @@ class _Seat:
         actions: list[bytes | None] = [None] * NUM_ACTIONS
         for k, a in enumerate(layout.usable):
             actions[a] = one_hot(len(layout.usable), k)
-        #: ``history[seat][action]``: the run of one history slot (None: never offered).
+        #: ``history[seat][action]``: the run of one history slot; None (which joining
+        #: refuses) for an action the rules never offer.
         self.history = tuple(
-            tuple(None if run is None else self.seats[s] + run for run in actions) for s in range(n)
+            cast(
+                tuple[bytes, ...], tuple(None if r is None else self.seats[s] + r for r in actions)
+            )
+            for s in range(n)
         )
 
 
@@ -167,7 +172,7 @@ class Encoder:
             raise EncodingError(
                 f"out must be a float32 vector of {size}, not {out.dtype} {out.shape}"
             )
-        memoryview(out).cast("B")[:] = data
+        out.data.cast("B")[:] = data
         return out
 
     def _table(self, view: View) -> list[bytes]:
