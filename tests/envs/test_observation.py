@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -343,3 +345,16 @@ def test_without_numpy_the_import_says_which_extra() -> None:
     assert done.stdout.strip() == (
         "MissingExtraError | sixtysix.envs needs the rl extra: pip install 'sixtysix[rl]'"
     )
+
+
+def test_the_research_page_gives_the_real_layout() -> None:
+    """docs/research.md's table of fields: every field, in order, with its size per variant."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text("utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|[^|]*\|([^\n]*)\|$", page, re.MULTILINE)
+    table = {name: [cell.strip() for cell in sizes.split("|")] for name, sizes in rows}
+    names = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
+    for column, name in enumerate(names):
+        enc = encoder(make(name))
+        documented = [(f, sizes[column]) for f, sizes in table.items() if sizes[column] != "–"]
+        assert documented == [(f.name, str(f.size)) for f in enc.info_fields], name
+        assert f"**{enc.obs_size}**" in page and f"**{enc.info_size}**" in page
