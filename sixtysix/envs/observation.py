@@ -174,7 +174,10 @@ class Encoder:
             raise EncodingError(
                 f"out must be a float32 vector of {size // 4}, not {out.dtype} {out.shape}"
             )
-        out.data.cast("B")[:] = data
+        if out.flags.c_contiguous and out.flags.writeable:
+            out.data.cast("B")[:] = data
+        else:  # a strided view into a larger buffer: numpy copies element by element
+            out[...] = np.frombuffer(data, dtype=DTYPE)
         return out
 
     def _table(self, view: View) -> list[bytes]:

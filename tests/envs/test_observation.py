@@ -21,7 +21,7 @@ from sixtysix.core.cards import mask_of, parse_card
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
-from sixtysix.envs import Encoder, EncodingError, encoder
+from sixtysix.envs import Encoder, EncodingError, action_of, encoder
 from sixtysix.testing.play import hidden_from, redeal_unseen
 from tests.envs.common import CONFIGS, make, new_deal, played_to
 from tests.envs.reference import reference
@@ -358,3 +358,28 @@ def test_the_research_page_gives_the_real_layout() -> None:
         documented = [(f, sizes[column]) for f, sizes in table.items() if sizes[column] != "–"]
         assert documented == [(f.name, str(f.size)) for f in enc.info_fields], name
         assert f"**{enc.obs_size}**" in page and f"**{enc.info_size}**" in page
+
+
+def test_out_may_be_a_strided_view() -> None:
+    variant = make("schnapsen")
+    enc = encoder(variant)
+    view = played_to(variant, random.Random(3), 7).view(0)
+    wide = np.zeros((enc.info_size, 2), dtype=np.float32)
+    assert enc.info_state(view, out=wide[:, 1]) is not None
+    np.testing.assert_array_equal(wide[:, 1], enc.info_state(view))
+    assert not wide[:, 0].any()
+
+
+def test_a_view_beyond_its_rules_is_refused() -> None:
+    """A plugin's engine that goes beyond its rules (an action they never offer, a longer
+    history than they allow) gets one clear error, not a wrong vector."""
+    variant = make("sixtysix")
+    enc = encoder(variant)
+    view = played_to(variant, random.Random(4), 5).view(0)
+    claim = dataclasses.replace(view, history=(*view.history, (0, action_of(30))))
+    with pytest.raises(EncodingError, match="does not fit"):
+        enc.info_state(claim)
+    long = dataclasses.replace(view, history=view.history * 10)
+    with pytest.raises(EncodingError, match="longer than"):
+        enc.info_state(long)
+    enc.observation(long)  # the observation has no history
