@@ -46,7 +46,7 @@ __all__ = ["Encoder", "Field", "Vector", "encoder"]
 class _Seat:
     """The runs that depend on who is looking: seats become relative to ``me``."""
 
-    __slots__ = ("closed", "dealer", "history", "leader", "seat", "seats", "to_act")
+    __slots__ = ("history", "seat", "seats")
 
     def __init__(self, layout: Layout, me: int) -> None:
         n = layout.seats
@@ -54,7 +54,6 @@ class _Seat:
         self.seat = one_hot(n, me)
         #: A one-hot by relative seat, indexed by absolute seat; index -1: nobody.
         self.seats = one_hots(n, rel)
-        self.dealer = self.leader = self.to_act = self.closed = self.seats
         #: ``history[(seat, action)]``: the run of one history slot, keyed like the pairs
         #: of ``View.history`` (a missing key: an action the rules never offer).
         self.history: dict[tuple[int, int], bytes] = {
@@ -110,7 +109,8 @@ class Encoder:
             ZERO * slot * (layout.max_history - k) for k in range(layout.max_history + 1)
         )
         self._obs_bytes = 4 * self.obs_size
-        self._no_trick = NO_CARDS * self.seats
+        #: A card set per seat, all empty (an empty trick; no card known anywhere).
+        self._no_cards = NO_CARDS * self.seats
         self._info_bytes = 4 * self.info_size
 
     # ------------------------------------------------------------------ vectors
@@ -191,10 +191,10 @@ class Encoder:
         trump = view.trump
         runs = [
             t.seat,
-            t.dealer[view.dealer],
+            t.seats[view.dealer],
             self._phase[view.phase],
-            t.to_act[view.to_act],
-            t.leader[view.leader],
+            t.seats[view.to_act],  # -1 once the deal is over: all 0
+            t.seats[view.leader],
             HALF[mask & 4095],
             HALF[mask >> 12],
             self._trump[4 if trump is None else trump],
@@ -206,7 +206,7 @@ class Encoder:
             runs.append(self._talon[view.talon_size])
         if layout.closing:
             closed = view.closed_by
-            runs.append(t.closed[-1 if closed is None else closed])
+            runs.append(t.seats[-1 if closed is None else closed])
         n = self.seats
         trick = view.trick
         if trick:
@@ -215,7 +215,7 @@ class Encoder:
                 cards[(seat - me) % n] = CARD[card]
             runs += cards
         else:
-            runs.append(self._no_trick)
+            runs.append(self._no_cards)
         tricks = view.tricks
         runs += map(self._tricks.__getitem__, tricks[me:] + tricks[:me])
         points = view.card_points
@@ -234,7 +234,7 @@ class Encoder:
                 else:
                     runs.append(NO_CARDS)
         else:
-            runs.append(self._no_trick)  # no card known anywhere: as many 0s as a trick
+            runs.append(self._no_cards)
         mask = 0
         for c in view.played:
             mask |= 1 << c
