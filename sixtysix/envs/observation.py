@@ -112,16 +112,14 @@ class Encoder:
         #: A card set per seat, all empty (an empty trick; no card known anywhere).
         self._no_cards = NO_CARDS * self.seats
         self._info_bytes = 4 * self.info_size
+        self._options_seen: object = None
 
     # ------------------------------------------------------------------ vectors
 
     def info_state(self, view: View, out: Vector | None = None) -> Vector:
         """The information state: the table now and every public action so far."""
-        options = view.options
-        if view.variant != self.variant_name or (
-            options is not self.option_pairs and options != self.option_pairs
-        ):
-            raise self._foreign(view)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
         history = view.history
         try:
             runs = self._table(view)
@@ -133,22 +131,24 @@ class Encoder:
 
     def observation(self, view: View, out: Vector | None = None) -> Vector:
         """The observation: the table as it is now, without the history."""
-        options = view.options
-        if view.variant != self.variant_name or (
-            options is not self.option_pairs and options != self.option_pairs
-        ):
-            raise self._foreign(view)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
         try:
             runs = self._table(view)
         except (IndexError, KeyError):
             raise self._misfit(view) from None
         return self._vector(runs, self._obs_bytes, out)
 
-    def _foreign(self, view: View) -> EncodingError:
-        return EncodingError(
-            f"a view of {view.variant} with {dict(view.options)} cannot be encoded for"
-            f" {self.variant_name} with {dict(self.option_pairs)}"
-        )
+    def _check(self, view: View) -> None:
+        """Refuse a view of another variant or other options. Views share their options'
+        pairs (the engine caches them), so once one view's are found equal, the others' are
+        recognised by identity."""
+        if view.variant != self.variant_name or view.options != self.option_pairs:
+            raise EncodingError(
+                f"a view of {view.variant} with {dict(view.options)} cannot be encoded for"
+                f" {self.variant_name} with {dict(self.option_pairs)}"
+            )
+        self._options_seen = view.options
 
     def _misfit(self, view: View) -> EncodingError:
         """A view of this variant that its rules could not have made (a plugin's own engine
