@@ -5,78 +5,62 @@ information state (the table now plus the whole public history) and a shorter ob
 table now), in the layout of :mod:`sixtysix.envs.layout`. Seats are relative to the viewer
 (0 = me, 1 = the next seat in turn order, ...), so one policy serves every seat.
 
-Encoding runs at every step of an environment, so it is built for speed: every slot a view can
-set is looked up in tables made once per viewing seat, the 1s are collected as one list of
-indices and written with a single numpy assignment, and the history goes through numpy in a
-few whole-array operations.
+Encoding runs at every step of an environment, so it is built for speed: every run of floats a
+field can take is made ahead as bytes (:mod:`sixtysix.envs.chunks`), per viewing seat where
+seats are involved, and a view is encoded by looking its runs up and joining them; numpy only
+wraps the result.
 """
 
 from __future__ import annotations
 
-from operator import getitem
+from itertools import permutations
 
 import numpy as np
 import numpy.typing as npt
 
 from sixtysix.core.actions import NUM_ACTIONS
-from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
+from sixtysix.envs.chunks import (
+    CARD,
+    DTYPE,
+    HALF,
+    NO_CARDS,
+    ONE,
+    ZERO,
+    card_set,
+    floats,
+    one_hot,
+    one_hots,
+)
 from sixtysix.envs.errors import EncodingError
-from sixtysix.envs.layout import Field, Layout, history_action_names, make_layout
+from sixtysix.envs.layout import PHASE_NAMES, Field, Layout, history_action_names, make_layout
 from sixtysix.envs.text import info_text, obs_text
 
 Vector = npt.NDArray[np.float32]
 
-__all__ = ["Encoder", "Field", "encoder"]
+__all__ = ["Encoder", "Field", "Vector", "encoder"]
 
 
 class _Seat:
-    """The indices of every slot one viewing seat's view can set, by absolute seat or card."""
+    """The runs that depend on who is looking: seats become relative to ``me``."""
 
-    __slots__ = (
-        "closed",
-        "dealer",
-        "declarer",
-        "hist_seat",
-        "known",
-        "leader",
-        "marriages",
-        "partner",
-        "seat",
-        "to_act",
-        "trick",
-        "tricks",
-    )
+    __slots__ = ("history", "seat", "seats")
 
     def __init__(self, layout: Layout, me: int) -> None:
         n = layout.seats
         rel = [(s - me) % n for s in range(n)]
-        f = {field.name: field.offset for field in layout.info_fields}
-
-        def by_seat(name: str) -> tuple[int, ...]:
-            base = f.get(name, -1)
-            return tuple(base + r for r in rel) if base >= 0 else ()
-
-        def by_seat_card(name: str, width: int) -> tuple[tuple[int, ...], ...]:
-            base = f.get(name, -1)
-            if base < 0:
-                return ()
-            return tuple(tuple(base + r * width + c for c in range(width)) for r in rel)
-
-        self.seat = f["seat"] + me
-        self.dealer = by_seat("dealer")
-        self.to_act = by_seat("to_act")
-        self.leader = by_seat("leader")
-        self.closed = by_seat("closed_by")
-        self.declarer = by_seat("declarer")
-        self.partner = by_seat("partner")
-        self.trick = tuple(i for row in by_seat_card("trick", NUM_CARDS) for i in row)
-        self.tricks = by_seat_card("tricks", layout.max_tricks + 1)
-        self.marriages = by_seat_card("marriages", 4)
-        self.known = by_seat_card("known", NUM_CARDS)
-        self.hist_seat = np.array(rel, dtype=np.intp)
+        self.seat = one_hot(n, me)
+        #: A one-hot by relative seat, indexed by absolute seat; index -1: nobody.
+        self.seats = one_hots(n, rel)
+        #: ``history[(seat, action)]``: the run of one history slot, keyed like the pairs
+        #: of ``View.history`` (a missing key: an action the rules never offer).
+        self.history: dict[tuple[int, int], bytes] = {
+            (s, a): self.seats[s] + one_hot(len(layout.usable), k)
+            for s in range(n)
+            for k, a in enumerate(layout.usable)
+        }
 
 
 class Encoder:
@@ -100,117 +84,173 @@ class Encoder:
         self.obs_fields: tuple[Field, ...] = layout.obs_fields
         self.max_history = layout.max_history
         self.usable_ids = layout.usable
-        n = self.seats = layout.seats
-        f = {field.name: field.offset for field in layout.info_fields}
-        self._seats = tuple(_Seat(layout, me) for me in range(n))
-        self._phase = tuple(f["phase"] + p for p in range(4))
-        self._hand = tuple(f["hand"] + c for c in range(NUM_CARDS))
-        self._played = tuple(f["played"] + c for c in range(NUM_CARDS))
-        self._trump = tuple(f["trump"] + s for s in range(4 + layout.trump_call))
-        self._turnup = tuple(f["turnup"] + c for c in range(NUM_CARDS)) if "turnup" in f else ()
-        talon = f.get("talon_size", -1)
-        self._talon = tuple(talon + k for k in range(layout.talon + 1)) if talon >= 0 else ()
-        self._called = tuple(f["called_ace"] + s for s in range(4)) if layout.partner_call else ()
-        self._solo = f.get("solo", -1)
-        self._points = f["card_points"]
-        self._points_scale = 1.0 / max(layout.deck_points, 1)
-        self._options = f.get("options", -1)
-        self._option_row = np.array(layout.option_values, dtype=np.float32)
-        history = layout.info_fields[-1]
+        self.seats = layout.seats
+        self._by_seat = tuple(_Seat(layout, me) for me in range(layout.seats))
+        self._phase = one_hots(len(PHASE_NAMES))
+        # Index 4: trump not yet named (a slot of its own only where trump is called).
+        self._trump = (
+            *one_hots(4 + layout.trump_call)[:4],
+            one_hot(5, 4) if layout.trump_call else ZERO * 4,
+        )
+        self._turnup = CARD if layout.has_turnup else ()
+        self._talon = one_hots(layout.talon + 1) if layout.talon else ()
+        self._tricks = one_hots(layout.max_tricks + 1)
+        scale = 1.0 / max(layout.deck_points, 1)
+        self._points = tuple(floats([p * scale]) for p in range(layout.deck_points + 1))
+        self._marriages: dict[tuple[int, ...], bytes] = {}
+        if layout.marriages:
+            for k in range(5):
+                for suits in permutations(range(4), k):
+                    self._marriages[suits] = b"".join(ONE if s in suits else ZERO for s in range(4))
+        self._called = one_hots(4) if layout.partner_call else ()
+        self._options = floats(layout.option_values)
         slot = layout.history_slot
-        self._slot_base = history.offset + slot * np.arange(layout.max_history, dtype=np.intp)
-        # An action the rules never offer points past the vector: numpy refuses it.
-        act = np.full(NUM_ACTIONS, self.info_size + slot * layout.max_history, dtype=np.intp)
-        for k, a in enumerate(layout.usable):
-            act[a] = n + k
-        self._act_offset = act
+        self._padding = tuple(
+            ZERO * slot * (layout.max_history - k) for k in range(layout.max_history + 1)
+        )
+        self._obs_bytes = 4 * self.obs_size
+        #: A card set per seat, all empty (an empty trick; no card known anywhere).
+        self._no_cards = NO_CARDS * self.seats
+        self._info_bytes = 4 * self.info_size
+        self._options_seen: object = None
 
     # ------------------------------------------------------------------ vectors
 
     def info_state(self, view: View, out: Vector | None = None) -> Vector:
         """The information state: the table now and every public action so far."""
-        out = _fresh(out, self.info_size)
-        self._table(view, out)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
         history = view.history
-        if history:
-            seats, actions = zip(*history, strict=True)
-            k = len(actions)
-            if k > self.max_history:
-                raise EncodingError(
-                    f"a history of {k} actions is longer than {self.variant_name}'s rules allow"
-                    f" ({self.max_history})"
-                )
-            base = self._slot_base[:k]
-            rel = self._seats[view.seat].hist_seat
-            try:
-                out[base + rel[np.frombuffer(bytes(seats), dtype=np.uint8)]] = 1.0
-                out[base + self._act_offset[np.frombuffer(bytes(actions), dtype=np.uint8)]] = 1.0
-            except IndexError:
-                raise EncodingError(
-                    f"the history holds an action {self.variant_name}'s rules never offer"
-                ) from None
-        return out
+        try:
+            runs = self._table(view)
+            runs += map(self._by_seat[view.seat].history.__getitem__, history)
+            runs.append(self._padding[len(history)])
+        except (IndexError, KeyError):
+            raise self._misfit(view) from None
+        return self._vector(runs, self._info_bytes, out)
 
     def observation(self, view: View, out: Vector | None = None) -> Vector:
         """The observation: the table as it is now, without the history."""
-        out = _fresh(out, self.obs_size)
-        self._table(view, out)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
+        try:
+            runs = self._table(view)
+        except (IndexError, KeyError):
+            raise self._misfit(view) from None
+        return self._vector(runs, self._obs_bytes, out)
+
+    def _check(self, view: View) -> None:
+        """Refuse a view of another variant or other options. Views share their options'
+        pairs (the engine caches them), so once one view's are found equal, the others' are
+        recognised by identity."""
+        if view.variant != self.variant_name or view.options != self.option_pairs:
+            raise EncodingError(
+                f"a view of {view.variant} with {dict(view.options)} cannot be encoded for"
+                f" {self.variant_name} with {dict(self.option_pairs)}"
+            )
+        self._options_seen = view.options
+
+    def _misfit(self, view: View) -> EncodingError:
+        """A view of this variant that its rules could not have made (a plugin's own engine
+        going beyond its rules: a longer history, an action they never offer)."""
+        if len(view.history) > self.max_history:
+            return EncodingError(
+                f"a history of {len(view.history)} actions is longer than {self.variant_name}'s"
+                f" rules allow ({self.max_history})"
+            )
+        return EncodingError(f"the view does not fit {self.variant_name}'s encoding")
+
+    @staticmethod
+    def _vector(runs: list[bytes], size: int, out: Vector | None) -> Vector:
+        """The runs joined (``size`` bytes) into a new vector, or copied into ``out``."""
+        data = bytearray().join(runs)
+        if len(data) != size:
+            raise EncodingError(
+                f"the view does not fit this encoding ({len(data)} bytes, not {size})"
+            )
+        if out is None:
+            return np.frombuffer(data, dtype=DTYPE)
+        if out.shape != (size // 4,) or out.dtype != np.float32:
+            raise EncodingError(
+                f"out must be a float32 vector of {size // 4}, not {out.dtype} {out.shape}"
+            )
+        if out.flags.c_contiguous and out.flags.writeable:
+            out.data.cast("B")[:] = data
+        else:  # a strided view into a larger buffer: numpy copies element by element
+            out[...] = np.frombuffer(data, dtype=DTYPE)
         return out
 
-    def _table(self, view: View, out: Vector) -> None:
-        """Write the fields every view sets (all but the history) into a zeroed ``out``."""
+    def _table(self, view: View) -> list[bytes]:
+        """The runs of every field but the history, in the layout's order."""
         me = view.seat
-        t = self._seats[me]
-        idx = [t.seat, t.dealer[view.dealer], self._phase[view.phase], t.leader[view.leader]]
-        to_act = view.to_act
-        if to_act >= 0:
-            idx.append(t.to_act[to_act])
-        idx += map(self._hand.__getitem__, view.hand)
+        t = self._by_seat[me]
+        layout = self.layout
+        mask = 0
+        for c in view.hand:
+            mask |= 1 << c
         trump = view.trump
-        if trump is not None:
-            idx.append(self._trump[trump])
-        elif self.layout.trump_call:
-            idx.append(self._trump[4])
-        turnup = view.turnup
-        if turnup is not None and self._turnup:
-            idx.append(self._turnup[turnup])
+        runs = [
+            t.seat,
+            t.seats[view.dealer],
+            self._phase[view.phase],
+            t.seats[view.to_act],  # -1 once the deal is over: all 0
+            t.seats[view.leader],
+            HALF[mask & 4095],
+            HALF[mask >> 12],
+            self._trump[4 if trump is None else trump],
+        ]
+        if self._turnup:
+            turnup = view.turnup
+            runs.append(self._turnup[-1 if turnup is None else turnup])
         if self._talon:
-            idx.append(self._talon[view.talon_size])
-        closed = view.closed_by
-        if closed is not None and t.closed:
-            idx.append(t.closed[closed])
-        trick_slots = t.trick
-        for seat, card in view.trick:
-            idx.append(trick_slots[seat * NUM_CARDS + card])
-        idx += map(getitem, t.tricks, view.tricks)
-        if t.marriages:
-            for row, suits in zip(t.marriages, view.marriages, strict=True):
-                if suits:
-                    idx += map(row.__getitem__, suits)
-        for row, cards in zip(t.known, view.known, strict=True):
-            if cards:
-                idx += map(row.__getitem__, cards)
-        idx += map(self._played.__getitem__, view.played)
-        if t.declarer:
-            declarer = view.declarer
-            if declarer is not None:
-                idx.append(t.declarer[declarer])
-            if self._called:
-                ace = view.called_ace
-                if ace is not None:
-                    idx.append(self._called[ace // 6])
-                partner = view.partner
-                if partner is not None:
-                    idx.append(t.partner[partner])
-                if view.solo:
-                    idx.append(self._solo)
-        out[idx] = 1.0
+            runs.append(self._talon[view.talon_size])
+        if layout.closing:
+            closed = view.closed_by
+            runs.append(t.seats[-1 if closed is None else closed])
+        n = self.seats
+        trick = view.trick
+        if trick:
+            cards = [NO_CARDS] * n
+            for seat, card in trick:
+                cards[(seat - me) % n] = CARD[card]
+            runs += cards
+        else:
+            runs.append(self._no_cards)
+        tricks = view.tricks
+        runs += map(self._tricks.__getitem__, tricks[me:] + tricks[:me])
         points = view.card_points
-        scale = self._points_scale
-        base = self._points
-        out[base : base + self.seats] = [p * scale for p in points[me:] + points[:me]]
-        if self._options >= 0:
-            out[self._options : self._options + len(self._option_row)] = self._option_row
+        runs += map(self._points.__getitem__, points[me:] + points[:me])
+        if self._marriages:
+            married = view.marriages
+            runs += map(self._marriages.__getitem__, married[me:] + married[:me])
+        known = view.known
+        if any(known):
+            for cards_known in known[me:] + known[:me]:
+                if cards_known:
+                    mask = 0
+                    for c in cards_known:
+                        mask |= 1 << c
+                    runs.append(card_set(mask))
+                else:
+                    runs.append(NO_CARDS)
+        else:
+            runs.append(self._no_cards)
+        mask = 0
+        for c in view.played:
+            mask |= 1 << c
+        runs.append(HALF[mask & 4095])
+        runs.append(HALF[mask >> 12])
+        if layout.trump_call:
+            declarer = view.declarer
+            runs.append(t.seats[-1 if declarer is None else declarer])
+            if layout.partner_call:
+                ace = view.called_ace
+                runs.append(self._called[-1 if ace is None else ace // 6])
+                partner = view.partner
+                runs.append(t.seats[-1 if partner is None else partner])
+                runs.append(ONE if view.solo else ZERO)
+        runs.append(self._options)
+        return runs
 
     # ------------------------------------------------------------------ text
 
@@ -243,16 +283,6 @@ class Encoder:
             "info_fields": [field.as_json() for field in self.info_fields],
             "obs_fields": [field.as_json() for field in self.obs_fields],
         }
-
-
-def _fresh(out: Vector | None, size: int) -> Vector:
-    """A zeroed vector of ``size``: ``out`` cleared, or a new one."""
-    if out is None:
-        return np.zeros(size, dtype=np.float32)
-    if out.shape != (size,) or out.dtype != np.float32:
-        raise EncodingError(f"out must be a float32 vector of {size}, not {out.dtype} {out.shape}")
-    out.fill(0.0)
-    return out
 
 
 _ENCODERS: dict[tuple[type[Variant], object, Rules], Encoder] = {}
