@@ -171,6 +171,7 @@ def _make_class() -> type[Any]:
             self.truncations: dict[str, bool] = {}
             self.infos: dict[str, dict[str, object]] = {}
             self.agent_selection = self.possible_agents[0]
+            self._over = False
 
         def observation_space(self, agent: str) -> Any:
             return self.observation_spaces[agent]
@@ -189,6 +190,7 @@ def _make_class() -> type[Any]:
             self.truncations = dict.fromkeys(agents, False)
             self.infos = {a: {} for a in agents}
             self._skip_agent_selection = None
+            self._over = False
             self.agent_selection = agents[state.to_act]
 
         def observe(self, agent: str) -> Observation:
@@ -202,14 +204,16 @@ def _make_class() -> type[Any]:
             }
 
         def step(self, action: Any) -> None:
-            agent = self.agent_selection
-            if self.terminations[agent] or self.truncations[agent]:
+            if self._over:  # every agent is done: each steps None once, and leaves
                 self._was_dead_step(action)
                 return
             state = self.episodes.state
-            assert state is not None
-            a = action_index(action)
-            self._cumulative_rewards[agent] = 0.0
+            assert state is not None, "reset() the environment first"
+            # Rewards are paid only at the episode's end, so a live agent's cumulative reward
+            # (what last() hands it) is always 0 and needs no clearing here.
+            a = action if type(action) is int and 0 <= action < NUM_ACTION_IDS else None
+            if a is None:
+                a = action_index(action)
             fault = None
             if a in state.legal_actions():
                 state.apply_legal(a)
@@ -239,6 +243,7 @@ def _make_class() -> type[Any]:
                 self.rewards[agent] = reward
                 self._cumulative_rewards[agent] += reward
             self.terminations = dict.fromkeys(agents, True)
+            self._over = True
 
         def render(self) -> str | None:
             """The table as the agent to act sees it (``ansi``: returned; ``human``: printed)."""

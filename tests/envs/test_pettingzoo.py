@@ -5,8 +5,10 @@ variant says, and nothing in what an agent gets that its own view does not hold.
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -301,3 +303,14 @@ def test_importing_the_adapters_imports_neither_library() -> None:
         "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_research_pages_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text("utf-8")
+    section = page.split("## PettingZoo and Gymnasium", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 2
+    for code in blocks:
+        exec(compile(code, "docs/research.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2 and "reason" in printed[1]
