@@ -383,3 +383,15 @@ def test_a_view_beyond_its_rules_is_refused() -> None:
     with pytest.raises(EncodingError, match="longer than"):
         enc.info_state(long)
     enc.observation(long)  # the observation has no history
+
+
+def test_a_missing_extra_is_one_line() -> None:
+    from sixtysix.envs.extras import MissingExtraError, require
+
+    assert require("json", "rl", "the JSON test").dumps([1]) == "[1]"
+    with pytest.raises(MissingExtraError) as caught:
+        require("sixtysix_no_such_library", "openspiel", "the OpenSpiel game")
+    assert str(caught.value) == (
+        "the OpenSpiel game needs the openspiel extra: pip install 'sixtysix[openspiel]'"
+    )
+    assert isinstance(caught.value, ImportError)
