@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from sixtysix.bots.sampling import Sampler
 from sixtysix.core.cards import mask_of, parse_card
+from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
@@ -160,9 +161,9 @@ def test_the_hidden_cards_never_reach_the_encoding(
         try:
             for _, action in state.history:
                 other.apply(action)
-        except Exception:  # the redeal broke a void that play revealed
+        except IllegalActionError:  # the redeal broke a void that play revealed
             continue
-        assume(other.view(seat) == view)
+        assert other.view(seat) == view
         np.testing.assert_array_equal(enc.info_state(other.view(seat)), info)
         assert enc.info_string(other.view(seat)) == enc.info_string(view)
 
