@@ -12,11 +12,9 @@ a match (:func:`match_rewards`); nothing is paid before.
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
 from sixtysix.core.errors import MatchError, OptionError, shown
 from sixtysix.core.outcome import Outcome
@@ -24,22 +22,12 @@ from sixtysix.core.rng import PathPart, Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.envs.errors import missing_extra
 from sixtysix.plugins.manager import get_registry
 
 #: The two kinds of episode.
 EPISODES = ("deal", "match")
 #: A match that has found no winner after this many deals is an error (as in ``play_match``).
 MAX_DEALS = 10_000
-
-
-def need(module: str, what: str, extra: str) -> ModuleType:
-    """Import ``module`` for ``what`` or raise a one-line
-    :class:`~sixtysix.envs.errors.MissingExtraError`."""
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise missing_extra(what, extra) from None
 
 
 def make_variant(

@@ -41,9 +41,9 @@ from sixtysix.envs.episodes import (
     Episodes,
     check_episode,
     make_variant,
-    need,
     render_text,
 )
+from sixtysix.envs.extras import require
 from sixtysix.envs.observation import encoder
 from sixtysix.envs.pettingzoo_env import (
     RENDER_MODES,
@@ -94,7 +94,7 @@ def gym_env(
     **options: object,
 ) -> Any:
     """A Gymnasium environment of one seat of ``variant`` against bots (see the module)."""
-    need("gymnasium", "the Gymnasium environment", "rl")
+    require("gymnasium", "rl", "the Gymnasium environment")
     configured = make_variant(variant, preset, options)
     match = check_episode(episode)
     check_render_mode(render_mode)

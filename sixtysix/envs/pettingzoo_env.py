@@ -36,10 +36,10 @@ from sixtysix.envs.episodes import (
     Episodes,
     check_episode,
     make_variant,
-    need,
     render_text,
 )
 from sixtysix.envs.errors import ActionIdError
+from sixtysix.envs.extras import require
 from sixtysix.envs.observation import encoder
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def pettingzoo_env(
     (:func:`sixtysix.envs.episodes.deal_rewards`); ``episode="match"``: a whole match, +1 to
     its winners and -1 to the others at its end. ``reset(seed=s)`` deals reproducibly.
     """
-    need("pettingzoo", "the PettingZoo environment", "rl")
+    require("pettingzoo", "rl", "the PettingZoo environment")
     return _env_class()(make_variant(variant, preset, options), check_episode(episode), render_mode)
 
 
