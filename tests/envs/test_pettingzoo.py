@@ -159,6 +159,20 @@ def test_a_match_episode_ends_when_the_variants_match_does(
     assert all(s[3] == 0 for s in live)
 
 
+def test_a_match_of_a_fixed_number_of_deals_plays_them_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorder = Recorder(monkeypatch)
+    env = pettingzoo_env("66", episode="match", match="four_deals")
+    env.reset(seed=12)
+    steps, returns = play(env, random.Random(5))
+    assert len(recorder.histories) == 4 and steps[-1][4]["deal"] == 3
+    outcomes, totals, winners = replay_match(env.unwrapped.variant, 12, 0, recorder.histories)
+    assert len(outcomes) == 4 and steps[-1][4]["winners"] == winners
+    assert steps[-1][4]["totals"] == totals
+    assert [returns[a] for a in env.possible_agents] == list(match_rewards(winners, 2))
+
+
 # ---------------------------------------------------------------- illegal actions
 
 
