@@ -1,0 +1,175 @@
+"""The Gymnasium environment class (imports gymnasium: made through
+:func:`sixtysix.envs.gym_env.gym_env`, which checks the extra first)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import gymnasium
+
+from sixtysix.bots.seating import bot_seats
+from sixtysix.core.match import Seats, take_turn
+from sixtysix.core.state import DealState, Phase
+from sixtysix.core.variant import Variant
+from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
+from sixtysix.envs.episodes import DealEnded, Episodes, render_text
+from sixtysix.envs.gym_env import Opponent, _Agent
+from sixtysix.envs.observation import encoder
+from sixtysix.envs.pettingzoo_env import (
+    RENDER_MODES,
+    Observation,
+    action_index,
+    fault_infos,
+    illegal,
+    observation_space,
+)
+
+__all__ = ["SixtySixGym"]
+
+
+class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
+    """One seat of a variant's deals (or matches) against bots."""
+
+    metadata: ClassVar[Mapping[str, object]] = {"render_modes": list(RENDER_MODES)}
+
+    def __init__(
+        self,
+        variant: Variant,
+        opponents: list[Opponent],
+        seat: int,
+        match: bool,
+        render_mode: str | None,
+    ) -> None:
+        self.variant = variant
+        self.seat = seat
+        self.render_mode = render_mode
+        self.encoder = encoder(variant)
+        self.observation_space = observation_space(self.encoder.info_size)
+        self.action_space = gymnasium.spaces.Discrete(NUM_ACTION_IDS)
+        others = iter(opponents)
+        #: Per seat, the label and bot class with its parameters (None: the agent).
+        self.players: list[Opponent | None] = [
+            None if s == seat else next(others) for s in range(variant.seats)
+        ]
+        self.labels = tuple("agent" if p is None else p[0] for p in self.players)
+        self.episodes = Episodes(variant, match)
+        self._seats: Seats | None = None
+
+    # --------------------------------------------------------------- the episode
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """The next episode (episode 0 of ``seed`` when given), played up to the agent's
+        first turn; ``options`` are unused."""
+        super().reset(seed=seed)
+        skipped = 0
+        faults: list[dict[str, object]] = []
+        while True:
+            self.episodes.reset(seed)
+            seed = None
+            self._seat_bots()
+            ended, more = self._others()
+            faults += more
+            if ended is None or not ended.over:
+                break
+            skipped += 1  # the episode ended before the agent's first turn
+        info: dict[str, Any] = {} if ended is None else ended.info()
+        if faults:
+            info["faults"] = faults
+        if skipped:
+            info["skipped"] = skipped
+        return self._observe(), info
+
+    def _seat_bots(self) -> None:
+        """This episode's bots, each with a seed of its own drawn from the episode's."""
+        seed = self.episodes.seed
+        assert seed is not None
+        path = self.episodes.path
+        bots = [
+            _Agent(s, seed.child((*path, "agent")))
+            if p is None
+            else p[1](s, seed.child((*path, "bot", s)), dict(p[2]))
+            for s, p in enumerate(self.players)
+        ]
+        self._seats = bot_seats(bots)
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        state = self._state()
+        if state.phase == Phase.OVER:
+            raise gymnasium.error.ResetNeeded("the episode is over: reset() first")
+        seat = self.seat
+        a = action_index(action)
+        info: dict[str, Any] = {}
+        if a in state.legal_actions():
+            state.apply_legal(a)
+        else:
+            info["fault"] = fault_infos(illegal(state, a), a, state.n)[seat]
+        ended, faults = self._others()
+        reward = 0.0
+        terminated = False
+        if ended is not None:
+            info.update(ended.info())
+            if ended.over:
+                terminated = True
+                reward = ended.rewards[seat]
+        if faults:
+            info["faults"] = faults
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, terminated, False, info
+
+    def _state(self) -> DealState:
+        state = self.episodes.state
+        if state is None:
+            raise gymnasium.error.ResetNeeded("reset() the environment first")
+        return state
+
+    def _others(self) -> tuple[DealEnded | None, list[dict[str, object]]]:
+        """Play the bots' turns until the agent's turn or the episode's end: the last deal
+        that ended meanwhile (None if none did), and the bots' faults."""
+        seats = self._seats
+        assert seats is not None
+        ended: DealEnded | None = None
+        faults: list[dict[str, object]] = []
+        while True:
+            state = self._state()
+            if state.phase == Phase.OVER:
+                if seats.over is not None:
+                    seats.over(state)
+                ended = self.episodes.deal_over()
+                if ended.over:
+                    return ended, faults
+                continue
+            s = state.to_act
+            if s == self.seat:
+                return ended, faults
+            pick = seats.picks[s] if seats.picks else None
+            if pick is not None:
+                state.apply_legal(pick(state.legal_actions()))
+                continue
+            _, fault = take_turn(state, s, seats.players[s])
+            if fault is not None:
+                faults.append({"seat": fault.seat, "kind": str(fault.kind)})
+
+    def _observe(self) -> Observation:
+        view = self._state().view(self.seat)
+        return {"observation": self.encoder.info_state(view), "action_mask": legal_mask(view)}
+
+    # --------------------------------------------------------------- showing it
+
+    def render(self) -> str | None:
+        """The table as the agent sees it (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        text = render_text(self._state().view(self.seat), self.episodes, self.labels)
+        if self.render_mode == "ansi":
+            return text
+        sys.stdout.write(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release here (``exec:`` players are closed by their own module)."""
