@@ -272,3 +272,19 @@ def test_render_ansi_is_the_agents_table() -> None:
     env.reset(seed=1)
     text = env.render()
     assert "you are seat 2" in text and "agent" in text
+
+
+def test_an_environment_pickles_mid_episode_and_goes_on_alike() -> None:
+    import pickle
+
+    env = gym_env("66", opponents="heuristic")
+    obs, _ = env.reset(seed=4)
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(3):
+        action = pick(obs["action_mask"], random.Random(0))
+        obs, reward, terminated, _, info = env.step(action)
+        other, other_reward, other_terminated, _, other_info = copy.step(action)
+        assert np.array_equal(obs["observation"], other["observation"])
+        assert (reward, terminated, info) == (other_reward, other_terminated, other_info)
+        if terminated:
+            break

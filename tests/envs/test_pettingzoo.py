@@ -328,3 +328,12 @@ def test_the_research_pages_examples_run(capsys: pytest.CaptureFixture[str]) -> 
         exec(compile(code, "docs/research.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 2 and "reason" in printed[1]
+
+
+def test_an_environment_pickles_mid_episode_and_goes_on_alike() -> None:
+    import pickle
+
+    env = pettingzoo_env("66-3")
+    env.reset(seed=4)
+    copy = pickle.loads(pickle.dumps(env))
+    assert play(env, random.Random(1)) == play(copy, random.Random(1))
