@@ -27,25 +27,14 @@ from typing import Any
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.levels import resolve_player
-from sixtysix.core.actions import Action
 from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.variant import Variant
-from sixtysix.core.view import View
 from sixtysix.envs.episodes import check_episode, make_variant
 from sixtysix.envs.extras import require
 from sixtysix.envs.pettingzoo_env import check_render_mode
 from sixtysix.plugins.manager import get_registry
 
 Opponent = tuple[str, type[Bot], dict[str, str]]
-
-
-class _Agent(Bot):
-    """The agent's seat among the bots: never asked (the environment's caller plays it)."""
-
-    name = "agent"
-
-    def choose(self, view: View) -> Action:  # pragma: no cover - never called
-        raise AssertionError("the agent's seat is played through step()")
 
 
 def opponents_of(variant: Variant, seat: int, opponents: str | Sequence[str]) -> list[Opponent]:

@@ -9,13 +9,16 @@ from typing import Any, ClassVar
 
 import gymnasium
 
+from sixtysix.bots.base import Bot
 from sixtysix.bots.seating import bot_seats
+from sixtysix.core.actions import Action
 from sixtysix.core.match import Seats, take_turn
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
 from sixtysix.envs.episodes import DealEnded, Episodes, render_text
-from sixtysix.envs.gym_env import Opponent, _Agent
+from sixtysix.envs.gym_env import Opponent
 from sixtysix.envs.observation import encoder
 from sixtysix.envs.pettingzoo_env import (
     RENDER_MODES,
@@ -27,6 +30,15 @@ from sixtysix.envs.pettingzoo_env import (
 )
 
 __all__ = ["SixtySixGym"]
+
+
+class _Agent(Bot):
+    """The agent's seat among the bots: never asked (the environment's caller plays it)."""
+
+    name = "agent"
+
+    def choose(self, view: View) -> Action:  # pragma: no cover - never called
+        raise AssertionError("the agent's seat is played through step()")
 
 
 class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
