@@ -109,6 +109,14 @@ def test_who_won_a_match() -> None:
     assert seated((B, A, A), (2,)).winner == A
 
 
+def test_same_bot_on_both_sides_wins_exactly_half_the_matches() -> None:
+    """A deterministic bot against itself on identical cards: each match's two seatings
+    mirror each other, so A and B win the same number of matches, deal for deal."""
+    s = duel_matches(Schnapsen(), HEURISTIC, Contestant("again", HeuristicBot), 6, Seed(4))
+    assert s.wins == s.losses == 6 and s.draws == 0
+    assert s.deals.wins == s.deals.losses and s.deals.margin.value == 0.0
+
+
 def test_summary_counts_every_seating_and_every_deal() -> None:
     s = duel_matches(SixtySix(), HEURISTIC, RANDOM, 6, Seed(3))
     assert s.matches == 6 and s.games == 12
