@@ -1,0 +1,289 @@
+"""A seat's view as fixed-size float32 vectors, for learning agents and search libraries.
+
+:class:`Encoder` turns a :class:`~sixtysix.core.view.View` (and nothing else) into the
+information state (the table now plus the whole public history) and a shorter observation (the
+table now), in the layout of :mod:`sixtysix.envs.layout`. Seats are relative to the viewer
+(0 = me, 1 = the next seat in turn order, ...), so one policy serves every seat.
+
+Encoding runs at every step of an environment, so it is built for speed: every run of floats a
+field can take is made ahead as bytes (:mod:`sixtysix.envs.chunks`), per viewing seat where
+seats are involved, and a view is encoded by looking its runs up and joining them; numpy only
+wraps the result.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from operator import getitem
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from sixtysix.core.actions import NUM_ACTIONS
+from sixtysix.core.rules import Rules
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+from sixtysix.envs.chunks import (
+    CARD,
+    DTYPE,
+    HALF,
+    NO_CARDS,
+    ONE,
+    ZERO,
+    card_set,
+    floats,
+    one_hot,
+    one_hots,
+)
+from sixtysix.envs.errors import EncodingError
+from sixtysix.envs.layout import PHASE_NAMES, Field, Layout, history_action_names, make_layout
+from sixtysix.envs.text import info_text, obs_text
+
+Vector = npt.NDArray[np.float32]
+
+__all__ = ["Encoder", "Field", "Vector", "encoder"]
+
+
+class _Seat:
+    """The runs that depend on who is looking: seats become relative to ``me``."""
+
+    __slots__ = ("closed", "dealer", "history", "leader", "seat", "seats", "to_act")
+
+    def __init__(self, layout: Layout, me: int) -> None:
+        n = layout.seats
+        rel = [(s - me) % n for s in range(n)]
+        self.seat = one_hot(n, me)
+        #: A one-hot by relative seat, indexed by absolute seat; index -1: nobody.
+        self.seats = one_hots(n, rel)
+        self.dealer = self.leader = self.to_act = self.closed = self.seats
+        actions: list[bytes | None] = [None] * NUM_ACTIONS
+        for k, a in enumerate(layout.usable):
+            actions[a] = one_hot(len(layout.usable), k)
+        #: ``history[seat][action]``: the run of one history slot; None (which joining
+        #: refuses) for an action the rules never offer.
+        self.history = tuple(
+            cast(
+                tuple[bytes, ...], tuple(None if r is None else self.seats[s] + r for r in actions)
+            )
+            for s in range(n)
+        )
+
+
+class Encoder:
+    """One variant's (with its options) fixed-size encodings of a seat's view.
+
+    ``info_state`` and ``observation`` return float32 vectors of :attr:`info_size` and
+    :attr:`obs_size` (or fill ``out``); ``info_string`` and ``obs_string`` are their text forms.
+    :attr:`info_fields` and :attr:`obs_fields` say what each run of a vector means.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant_name = variant.name
+        self.rules: Rules = variant.rules
+        self.option_pairs = tuple(
+            (spec.name, getattr(variant.options, spec.name)) for spec in variant.options.specs()
+        )
+        layout = self.layout = make_layout(variant.rules, variant.options)
+        self.info_size: int = layout.info_size
+        self.obs_size: int = layout.obs_size
+        self.info_fields: tuple[Field, ...] = layout.info_fields
+        self.obs_fields: tuple[Field, ...] = layout.obs_fields
+        self.max_history = layout.max_history
+        self.usable_ids = layout.usable
+        self.seats = layout.seats
+        self._by_seat = tuple(_Seat(layout, me) for me in range(layout.seats))
+        self._phase = one_hots(len(PHASE_NAMES))
+        # Index 4: trump not yet named (a slot of its own only where trump is called).
+        self._trump = (
+            *one_hots(4 + layout.trump_call)[:4],
+            one_hot(5, 4) if layout.trump_call else ZERO * 4,
+        )
+        self._turnup = CARD if layout.has_turnup else ()
+        self._talon = one_hots(layout.talon + 1) if layout.talon else ()
+        self._tricks = one_hots(layout.max_tricks + 1)
+        scale = 1.0 / max(layout.deck_points, 1)
+        self._points = tuple(floats([p * scale]) for p in range(layout.deck_points + 1))
+        self._marriages: dict[tuple[int, ...], bytes] = {}
+        if layout.marriages:
+            for k in range(5):
+                for suits in permutations(range(4), k):
+                    self._marriages[suits] = b"".join(ONE if s in suits else ZERO for s in range(4))
+        self._called = one_hots(4) if layout.partner_call else ()
+        self._options = floats(layout.option_values)
+        slot = layout.history_slot
+        self._padding = tuple(
+            ZERO * slot * (layout.max_history - k) for k in range(layout.max_history + 1)
+        )
+        self._obs_bytes = 4 * self.obs_size
+
+    # ------------------------------------------------------------------ vectors
+
+    def info_state(self, view: View, out: Vector | None = None) -> Vector:
+        """The information state: the table now and every public action so far."""
+        runs = self._checked_table(view)
+        history = view.history
+        if history:
+            k = len(history)
+            if k > self.max_history:
+                raise EncodingError(
+                    f"a history of {k} actions is longer than {self.variant_name}'s rules allow"
+                    f" ({self.max_history})"
+                )
+            seats, actions = zip(*history, strict=True)
+            runs += map(getitem, map(self._by_seat[view.seat].history.__getitem__, seats), actions)
+            runs.append(self._padding[k])
+        else:
+            runs.append(self._padding[0])
+        return self._vector(runs, self.info_size, out)
+
+    def observation(self, view: View, out: Vector | None = None) -> Vector:
+        """The observation: the table as it is now, without the history."""
+        return self._vector(self._checked_table(view), self.obs_size, out)
+
+    def _checked_table(self, view: View) -> list[bytes]:
+        """:meth:`_table`, for a view of this encoder's variant and options only."""
+        options = view.options
+        if view.variant != self.variant_name or (
+            options is not self.option_pairs and options != self.option_pairs
+        ):
+            raise EncodingError(
+                f"a view of {view.variant} with {dict(options)} cannot be encoded for"
+                f" {self.variant_name} with {dict(self.option_pairs)}"
+            )
+        try:
+            return self._table(view)
+        except (IndexError, KeyError):
+            raise EncodingError(f"the view does not fit {self.variant_name}'s encoding") from None
+
+    def _vector(self, runs: list[bytes], size: int, out: Vector | None) -> Vector:
+        """The runs joined into a new vector, or copied into ``out``."""
+        try:
+            data = bytearray().join(runs)
+        except TypeError:  # a None run: an action the rules never offer
+            raise EncodingError(
+                f"the view holds an action {self.variant_name}'s rules never offer"
+            ) from None
+        if len(data) != 4 * size:
+            raise EncodingError(f"the view does not fit {self.variant_name}'s encoding")
+        if out is None:
+            return np.frombuffer(data, dtype=DTYPE)
+        if out.shape != (size,) or out.dtype != np.float32:
+            raise EncodingError(
+                f"out must be a float32 vector of {size}, not {out.dtype} {out.shape}"
+            )
+        out.data.cast("B")[:] = data
+        return out
+
+    def _table(self, view: View) -> list[bytes]:
+        """The runs of every field but the history, in the layout's order."""
+        me = view.seat
+        t = self._by_seat[me]
+        layout = self.layout
+        mask = 0
+        for c in view.hand:
+            mask |= 1 << c
+        trump = view.trump
+        runs = [
+            t.seat,
+            t.dealer[view.dealer],
+            self._phase[view.phase],
+            t.to_act[view.to_act],
+            t.leader[view.leader],
+            HALF[mask & 4095],
+            HALF[mask >> 12],
+            self._trump[4 if trump is None else trump],
+        ]
+        if self._turnup:
+            turnup = view.turnup
+            runs.append(self._turnup[-1 if turnup is None else turnup])
+        if self._talon:
+            runs.append(self._talon[view.talon_size])
+        if layout.closing:
+            closed = view.closed_by
+            runs.append(t.closed[-1 if closed is None else closed])
+        n = self.seats
+        trick = view.trick
+        if trick:
+            cards = [NO_CARDS] * n
+            for seat, card in trick:
+                cards[(seat - me) % n] = CARD[card]
+            runs += cards
+        else:
+            runs += (NO_CARDS,) * n
+        tricks = view.tricks
+        runs += map(self._tricks.__getitem__, tricks[me:] + tricks[:me])
+        points = view.card_points
+        runs += map(self._points.__getitem__, points[me:] + points[:me])
+        if self._marriages:
+            married = view.marriages
+            runs += map(self._marriages.__getitem__, married[me:] + married[:me])
+        known = view.known
+        for cards_known in known[me:] + known[:me]:
+            if cards_known:
+                mask = 0
+                for c in cards_known:
+                    mask |= 1 << c
+                runs.append(card_set(mask))
+            else:
+                runs.append(NO_CARDS)
+        mask = 0
+        for c in view.played:
+            mask |= 1 << c
+        runs.append(HALF[mask & 4095])
+        runs.append(HALF[mask >> 12])
+        if layout.trump_call:
+            declarer = view.declarer
+            runs.append(t.seats[-1 if declarer is None else declarer])
+            if layout.partner_call:
+                ace = view.called_ace
+                runs.append(self._called[-1 if ace is None else ace // 6])
+                partner = view.partner
+                runs.append(t.seats[-1 if partner is None else partner])
+                runs.append(ONE if view.solo else ZERO)
+        runs.append(self._options)
+        return runs
+
+    # ------------------------------------------------------------------ text
+
+    def info_string(self, view: View) -> str:
+        """The information state as text: the same for two views exactly when the seat cannot
+        tell them apart (every field of the view the seat sees, in a fixed order)."""
+        return info_text(view)
+
+    def obs_string(self, view: View) -> str:
+        """The observation as text: the table now, without the history."""
+        return obs_text(view)
+
+    # ------------------------------------------------------------------ description
+
+    def metadata(self) -> dict[str, object]:
+        """Sizes, field layouts and action names as JSON-able values (for tools and docs)."""
+        layout = self.layout
+        return {
+            "variant": self.variant_name,
+            "options": dict(self.option_pairs),
+            "seats": self.seats,
+            "info_size": self.info_size,
+            "obs_size": self.obs_size,
+            "num_action_ids": NUM_ACTIONS,
+            "usable_ids": list(layout.usable),
+            "max_history": layout.max_history,
+            "history_slot": layout.history_slot,
+            "history_actions": history_action_names(layout),
+            "option_slots": list(layout.option_names),
+            "info_fields": [field.as_json() for field in self.info_fields],
+            "obs_fields": [field.as_json() for field in self.obs_fields],
+        }
+
+
+_ENCODERS: dict[tuple[type[Variant], object, Rules], Encoder] = {}
+
+
+def encoder(variant: Variant) -> Encoder:
+    """The :class:`Encoder` of ``variant``, made once per variant class, options and rules."""
+    key = (type(variant), variant.options, variant.rules)
+    found = _ENCODERS.get(key)
+    if found is None:
+        found = _ENCODERS[key] = Encoder(variant)
+    return found
