@@ -22,8 +22,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.core.deal import DealSetup, deal_from_order
-from sixtysix.core.errors import OptionError, RecordError, SixtySixError
+from sixtysix.core.errors import OptionError, RecordError
 from sixtysix.core.rules import Rules
+from sixtysix.envs.errors import missing_extra
 from sixtysix.plugins.manager import get_registry
 
 if TYPE_CHECKING:
@@ -49,18 +50,12 @@ DEALER_PARAMETER = "dealer"
 RANDOM_DEALER = -1
 
 
-class _MissingOpenSpiel(SixtySixError, ImportError):
-    """``pyspiel`` is not installed (the ``openspiel`` extra)."""
-
-
 def _pyspiel() -> ModuleType:
     """``pyspiel``, or one clear line saying which extra to install."""
     try:
         return import_module("pyspiel")
     except ImportError:
-        raise _MissingOpenSpiel(
-            "the OpenSpiel game needs the openspiel extra: pip install 'sixtysix[openspiel]'"
-        ) from None
+        raise missing_extra("the OpenSpiel game", "openspiel") from None
 
 
 def _state_module() -> ModuleType:

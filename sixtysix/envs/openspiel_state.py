@@ -126,6 +126,21 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     def new_initial_state(self) -> SixtySixState:
         return SixtySixState(self)
 
+    def state_of_deal(self, deal: DealState) -> SixtySixState:
+        """The OpenSpiel state of an engine deal of this variant: a chance history that deals
+        its cards (and names its dealer, with ``dealer=-1``), then its actions."""
+        if self.dealer != RANDOM_DEALER and deal.dealer != self.dealer:
+            raise OptionError(f"this game's dealer is seat {self.dealer}, not {deal.dealer}")
+        head = [deal.dealer] if self.dealer == RANDOM_DEALER else []
+        order = deal_order(self.variant.rules, deal.setup)
+        return self._replayed(head + order + [a for _, a in deal.history])
+
+    def _replayed(self, actions: list[int]) -> SixtySixState:
+        state = self.new_initial_state()
+        for a in actions:
+            state.apply_action(a)
+        return state
+
     def max_chance_nodes_in_history(self) -> int:
         return self._deck + (self.dealer == RANDOM_DEALER)
 
@@ -274,25 +289,18 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """
         stream = Seed(int(probability_sampler() * (1 << 53))).stream(("openspiel", "resample"))
         deal = self._deal
-        head = [deal.dealer] if deal.chance_dealer and deal.dealer >= 0 else []
+        game: SixtySixGame = self.get_game()
         if deal.state is None:
             # While dealing nobody has seen a card: any cards dealt so far will do.
             deck = list(iter_mask(deal.variant.rules.deck))
             order = [deck.pop(stream.below(len(deck))) for _ in deal.order]
-            actions = head + order
-        else:
-            sampler = deal.samplers.get(player_id)
-            if sampler is None:
-                sampler = deal.samplers[player_id] = Sampler(
-                    deal.state.view(player_id), deal.variant
-                )
-            sample = sampler.sample(stream)
-            rules = deal.variant.rules
-            actions = head + deal_order(rules, sample.setup) + [a for _, a in sample.history]
-        other: SixtySixState = self.get_game().new_initial_state()
-        for a in actions:
-            other.apply_action(a)
-        return other
+            head = [deal.dealer] if deal.chance_dealer and deal.dealer >= 0 else []
+            return game._replayed(head + order)
+        sampler = deal.samplers.get(player_id)
+        if sampler is None:
+            view = deal.state.view(player_id)
+            sampler = deal.samplers[player_id] = Sampler(view, deal.variant)
+        return game.state_of_deal(sampler.sample(stream))
 
     def __str__(self) -> str:
         deal = self._deal

@@ -114,11 +114,11 @@ def test_importing_the_package_needs_no_pyspiel() -> None:
         "try:\n"
         "    m.openspiel_game('66')\n"
         "except Exception as exc:\n"
-        "    print(type(exc).__mro__[1].__name__, exc)\n"
+        "    print(type(exc).__name__, exc)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == (
-        "SixtySixError the OpenSpiel game needs the openspiel extra:"
+        "MissingExtraError the OpenSpiel game needs the openspiel extra:"
         " pip install 'sixtysix[openspiel]'"
     )
 
@@ -168,6 +168,21 @@ def test_the_deal_is_deal_from_order_of_the_chance_outcomes() -> None:
     names = [state.action_to_string(1, a) for a in state.legal_actions()]
     assert names == [str(a) for a in view.legal_actions]
     assert all(name.startswith("play ") for name in names[: len(view.hand)])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_state_of_an_engine_deal(variant: str) -> None:
+    game = openspiel_game(variant, dealer=-1)
+    v = game.variant
+    deal = v.new_deal(v.deal(Seed(8), ("d",), 1))
+    for _ in range(5):
+        deal.apply(deal.legal_actions()[0])
+    state = game.state_of_deal(deal)
+    assert state.history()[0] == 1  # chance named the dealer first
+    assert all(state.view(p) == deal.view(p) for p in range(v.seats))
+    assert state.current_player() == deal.to_act
+    with pytest.raises(OptionError):
+        openspiel_game(variant, dealer=0).state_of_deal(deal)
 
 
 def test_clone_serialize_and_returns() -> None:
