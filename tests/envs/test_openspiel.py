@@ -60,6 +60,14 @@ def random_states(game: Any, seed: int, deals: int) -> list[Any]:
     return out
 
 
+def finished(game: Any, seed: int) -> Any:
+    """A random deal played to its end."""
+    state = random_states(game, seed, 1)[-1]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
 def sampler(seed: int) -> Callable[[], float]:
     rng = np.random.RandomState(seed)
     return lambda: float(rng.uniform())
@@ -193,9 +201,7 @@ def test_clone_serialize_and_returns() -> None:
         assert str(copy) != str(state)
         again = game.deserialize_state(state.serialize())
         assert str(again) == str(state) and again.history() == state.history()
-    state = random_states(game, 4, 1)[-1]
-    state.apply_action(state.legal_actions()[0])
-    assert state.is_terminal()
+    state = finished(game, 4)
     assert state.returns() == pytest.approx(list(deal_returns(state.game_points)))
 
 
@@ -305,6 +311,16 @@ def test_resample_depends_only_on_the_seats_information() -> None:
         b = twin.resample_from_infostate(p, sampler(99))
         assert str(a) == str(b) and a.history() == b.history()
     assert differ
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_resample_at_the_end_of_a_deal(variant: str) -> None:
+    game = openspiel_game(variant)
+    state = finished(game, 41)
+    for p in range(game.num_players()):
+        other = state.resample_from_infostate(p, sampler(p))
+        assert other.is_terminal() and other.returns() == state.returns()
+        assert other.information_state_string(p) == state.information_state_string(p)
 
 
 def test_resample_while_dealing() -> None:
