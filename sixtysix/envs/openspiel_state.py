@@ -21,7 +21,7 @@ import numpy as np
 import pyspiel
 
 from sixtysix.bots.sampling import Sampler
-from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
+from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import CARD_NAMES, NUM_CARDS, format_cards, iter_mask
 from sixtysix.core.deal import deal_from_order
 from sixtysix.core.errors import OptionError
@@ -29,6 +29,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
+from sixtysix.envs.actions import NUM_ACTION_IDS
 from sixtysix.envs.observation import encoder
 from sixtysix.envs.openspiel_game import (
     DEALER_PARAMETER,
@@ -109,7 +110,7 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         deck = variant.rules.deck.bit_count()
         bound = float(_max_game_points(cls))
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=NUM_ACTION_IDS,
             max_chance_outcomes=max(NUM_CARDS, n),
             num_players=n,
             min_utility=-bound,
@@ -167,11 +168,14 @@ class _Deal:
         #: Per seat, the sampler of its information set here (built once, dropped on a move).
         self.samplers: dict[int, Sampler] = {}
 
+    def head(self) -> list[int]:
+        """Chance's naming of the dealer, if it has named him."""
+        return [self.dealer] if self.chance_dealer and self.dealer >= 0 else []
+
     def actions(self) -> list[int]:
         """Every action that led here, chance's too, in order."""
-        head = [self.dealer] if self.chance_dealer and self.dealer >= 0 else []
         tail = [] if self.state is None else [a for _, a in self.state.history]
-        return head + self.order + tail
+        return self.head() + self.order + tail
 
     def apply(self, action: int) -> None:
         """Chance's outcome (the dealer, the next card) or the seat to act's action."""
@@ -294,8 +298,7 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             # While dealing nobody has seen a card: any cards dealt so far will do.
             deck = list(iter_mask(deal.variant.rules.deck))
             order = [deck.pop(stream.below(len(deck))) for _ in deal.order]
-            head = [deal.dealer] if deal.chance_dealer and deal.dealer >= 0 else []
-            return game._replayed(head + order)
+            return game._replayed(deal.head() + order)
         sampler = deal.samplers.get(player_id)
         if sampler is None:
             view = deal.state.view(player_id)
