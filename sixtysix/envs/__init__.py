@@ -1,11 +1,15 @@
-"""Every variant as a standard research environment: action ids, masks and encodings.
+"""Every variant as a standard research environment: action ids, masks and encodings, and
+the PettingZoo, Gymnasium and OpenSpiel adapters.
 
 ``sixtysix.envs`` needs numpy (the ``rl``, ``openspiel``, ``fast`` or ``test`` extra); without
 it the import raises :class:`~sixtysix.envs.errors.MissingExtraError` in one line. The
-PettingZoo, Gymnasium and OpenSpiel adapters import their libraries only when called.
+adapters import their libraries only when called (:func:`sixtysix.envs.extras.require`).
 """
 
 from __future__ import annotations
+
+import importlib
+from importlib.util import find_spec
 
 from sixtysix.envs.errors import MissingExtraError, missing_extra
 
@@ -38,3 +42,19 @@ __all__ = [
     "legal_mask",
     "usable_ids",
 ]
+
+#: The adapters' modules and the functions each gives this package. Their modules import no
+#: extra at import time, so they are imported here, after the encodings they build on; a
+#: module not in this build is left out. Importing the functions (not only the modules)
+#: binds each name to its function, not to the module of the same name.
+ADAPTERS: dict[str, tuple[str, ...]] = {
+    "sixtysix.envs.pettingzoo_env": ("pettingzoo_env",),
+    "sixtysix.envs.gym_env": ("gym_env",),
+    "sixtysix.envs.openspiel_game": ("openspiel_game", "register_openspiel_games"),
+}
+for _module, _names in ADAPTERS.items():
+    if find_spec(_module) is not None:
+        _loaded = importlib.import_module(_module)
+        for _name in _names:
+            globals()[_name] = getattr(_loaded, _name)
+            __all__.append(_name)

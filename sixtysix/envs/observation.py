@@ -14,8 +14,6 @@ wraps the result.
 from __future__ import annotations
 
 from itertools import permutations
-from operator import getitem
-from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +46,7 @@ __all__ = ["Encoder", "Field", "Vector", "encoder"]
 class _Seat:
     """The runs that depend on who is looking: seats become relative to ``me``."""
 
-    __slots__ = ("closed", "dealer", "history", "leader", "seat", "seats", "to_act")
+    __slots__ = ("history", "seat", "seats")
 
     def __init__(self, layout: Layout, me: int) -> None:
         n = layout.seats
@@ -56,18 +54,13 @@ class _Seat:
         self.seat = one_hot(n, me)
         #: A one-hot by relative seat, indexed by absolute seat; index -1: nobody.
         self.seats = one_hots(n, rel)
-        self.dealer = self.leader = self.to_act = self.closed = self.seats
-        actions: list[bytes | None] = [None] * NUM_ACTIONS
-        for k, a in enumerate(layout.usable):
-            actions[a] = one_hot(len(layout.usable), k)
-        #: ``history[seat][action]``: the run of one history slot; None (which joining
-        #: refuses) for an action the rules never offer.
-        self.history = tuple(
-            cast(
-                tuple[bytes, ...], tuple(None if r is None else self.seats[s] + r for r in actions)
-            )
+        #: ``history[(seat, action)]``: the run of one history slot, keyed like the pairs
+        #: of ``View.history`` (a missing key: an action the rules never offer).
+        self.history: dict[tuple[int, int], bytes] = {
+            (s, a): self.seats[s] + one_hot(len(layout.usable), k)
             for s in range(n)
-        )
+            for k, a in enumerate(layout.usable)
+        }
 
 
 class Encoder:
@@ -116,63 +109,75 @@ class Encoder:
             ZERO * slot * (layout.max_history - k) for k in range(layout.max_history + 1)
         )
         self._obs_bytes = 4 * self.obs_size
+        #: A card set per seat, all empty (an empty trick; no card known anywhere).
+        self._no_cards = NO_CARDS * self.seats
+        self._info_bytes = 4 * self.info_size
+        self._options_seen: object = None
 
     # ------------------------------------------------------------------ vectors
 
     def info_state(self, view: View, out: Vector | None = None) -> Vector:
         """The information state: the table now and every public action so far."""
-        runs = self._checked_table(view)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
         history = view.history
-        if history:
-            k = len(history)
-            if k > self.max_history:
-                raise EncodingError(
-                    f"a history of {k} actions is longer than {self.variant_name}'s rules allow"
-                    f" ({self.max_history})"
-                )
-            seats, actions = zip(*history, strict=True)
-            runs += map(getitem, map(self._by_seat[view.seat].history.__getitem__, seats), actions)
-            runs.append(self._padding[k])
-        else:
-            runs.append(self._padding[0])
-        return self._vector(runs, self.info_size, out)
+        try:
+            runs = self._table(view)
+            runs += map(self._by_seat[view.seat].history.__getitem__, history)
+            runs.append(self._padding[len(history)])
+        except (IndexError, KeyError):
+            raise self._misfit(view) from None
+        return self._vector(runs, self._info_bytes, out)
 
     def observation(self, view: View, out: Vector | None = None) -> Vector:
         """The observation: the table as it is now, without the history."""
-        return self._vector(self._checked_table(view), self.obs_size, out)
+        if view.options is not self._options_seen or view.variant != self.variant_name:
+            self._check(view)
+        try:
+            runs = self._table(view)
+        except (IndexError, KeyError):
+            raise self._misfit(view) from None
+        return self._vector(runs, self._obs_bytes, out)
 
-    def _checked_table(self, view: View) -> list[bytes]:
-        """:meth:`_table`, for a view of this encoder's variant and options only."""
-        options = view.options
-        if view.variant != self.variant_name or (
-            options is not self.option_pairs and options != self.option_pairs
-        ):
+    def _check(self, view: View) -> None:
+        """Refuse a view of another variant or other options. Views share their options'
+        pairs (the engine caches them), so once one view's are found equal, the others' are
+        recognised by identity."""
+        if view.variant != self.variant_name or view.options != self.option_pairs:
             raise EncodingError(
-                f"a view of {view.variant} with {dict(options)} cannot be encoded for"
+                f"a view of {view.variant} with {dict(view.options)} cannot be encoded for"
                 f" {self.variant_name} with {dict(self.option_pairs)}"
             )
-        try:
-            return self._table(view)
-        except (IndexError, KeyError):
-            raise EncodingError(f"the view does not fit {self.variant_name}'s encoding") from None
+        self._options_seen = view.options
 
-    def _vector(self, runs: list[bytes], size: int, out: Vector | None) -> Vector:
-        """The runs joined into a new vector, or copied into ``out``."""
-        try:
-            data = bytearray().join(runs)
-        except TypeError:  # a None run: an action the rules never offer
+    def _misfit(self, view: View) -> EncodingError:
+        """A view of this variant that its rules could not have made (a plugin's own engine
+        going beyond its rules: a longer history, an action they never offer)."""
+        if len(view.history) > self.max_history:
+            return EncodingError(
+                f"a history of {len(view.history)} actions is longer than {self.variant_name}'s"
+                f" rules allow ({self.max_history})"
+            )
+        return EncodingError(f"the view does not fit {self.variant_name}'s encoding")
+
+    @staticmethod
+    def _vector(runs: list[bytes], size: int, out: Vector | None) -> Vector:
+        """The runs joined (``size`` bytes) into a new vector, or copied into ``out``."""
+        data = bytearray().join(runs)
+        if len(data) != size:
             raise EncodingError(
-                f"the view holds an action {self.variant_name}'s rules never offer"
-            ) from None
-        if len(data) != 4 * size:
-            raise EncodingError(f"the view does not fit {self.variant_name}'s encoding")
+                f"the view does not fit this encoding ({len(data)} bytes, not {size})"
+            )
         if out is None:
             return np.frombuffer(data, dtype=DTYPE)
-        if out.shape != (size,) or out.dtype != np.float32:
+        if out.shape != (size // 4,) or out.dtype != np.float32:
             raise EncodingError(
-                f"out must be a float32 vector of {size}, not {out.dtype} {out.shape}"
+                f"out must be a float32 vector of {size // 4}, not {out.dtype} {out.shape}"
             )
-        out.data.cast("B")[:] = data
+        if out.flags.c_contiguous and out.flags.writeable:
+            out.data.cast("B")[:] = data
+        else:  # a strided view into a larger buffer: numpy copies element by element
+            out[...] = np.frombuffer(data, dtype=DTYPE)
         return out
 
     def _table(self, view: View) -> list[bytes]:
@@ -186,10 +191,10 @@ class Encoder:
         trump = view.trump
         runs = [
             t.seat,
-            t.dealer[view.dealer],
+            t.seats[view.dealer],
             self._phase[view.phase],
-            t.to_act[view.to_act],
-            t.leader[view.leader],
+            t.seats[view.to_act],  # -1 once the deal is over: all 0
+            t.seats[view.leader],
             HALF[mask & 4095],
             HALF[mask >> 12],
             self._trump[4 if trump is None else trump],
@@ -201,7 +206,7 @@ class Encoder:
             runs.append(self._talon[view.talon_size])
         if layout.closing:
             closed = view.closed_by
-            runs.append(t.closed[-1 if closed is None else closed])
+            runs.append(t.seats[-1 if closed is None else closed])
         n = self.seats
         trick = view.trick
         if trick:
@@ -210,7 +215,7 @@ class Encoder:
                 cards[(seat - me) % n] = CARD[card]
             runs += cards
         else:
-            runs += (NO_CARDS,) * n
+            runs.append(self._no_cards)
         tricks = view.tricks
         runs += map(self._tricks.__getitem__, tricks[me:] + tricks[:me])
         points = view.card_points
@@ -219,14 +224,17 @@ class Encoder:
             married = view.marriages
             runs += map(self._marriages.__getitem__, married[me:] + married[:me])
         known = view.known
-        for cards_known in known[me:] + known[:me]:
-            if cards_known:
-                mask = 0
-                for c in cards_known:
-                    mask |= 1 << c
-                runs.append(card_set(mask))
-            else:
-                runs.append(NO_CARDS)
+        if any(known):
+            for cards_known in known[me:] + known[:me]:
+                if cards_known:
+                    mask = 0
+                    for c in cards_known:
+                        mask |= 1 << c
+                    runs.append(card_set(mask))
+                else:
+                    runs.append(NO_CARDS)
+        else:
+            runs.append(self._no_cards)
         mask = 0
         for c in view.played:
             mask |= 1 << c

@@ -2,58 +2,93 @@
 
 Every field of the view the seat sees is written in a fixed order with seats relative to the
 viewer ("me", "+1", "+2", ...) and sets of cards sorted, so equal strings mean equal views
-(one seat's, of one variant) and the strings are the same from run to run.
+(one seat's, of one variant) and the strings are the same from run to run. Search keys its
+tables on these strings, so the words of seats, cards and history entries are made once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from operator import add
 
-from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
 from sixtysix.core.cards import CARD_NAMES, SUITS
 from sixtysix.core.view import View
 from sixtysix.envs.layout import PHASE_NAMES
 
-_REL = ("me", *(f"+{r}" for r in range(1, 8)))
+
+def seat_word(relative: int) -> str:
+    """How a seat is written, relative to the viewer: "me", "+1", "+2"..."""
+    return f"+{relative}" if relative else "me"
+
+
+class _Words:
+    """The words of one viewing seat at an ``n``-seat table, made once."""
+
+    __slots__ = ("history", "prefixes", "seats")
+
+    def __init__(self, n: int, me: int) -> None:
+        #: By absolute seat, index -1 (nobody): "-".
+        self.seats = (*(seat_word((s - me) % n) for s in range(n)), "-")
+        #: "me ", "+1 ", ...: the seats from the viewer on, each before its value.
+        self.prefixes = tuple(f"{seat_word(r)} " for r in range(n))
+        #: ``history[(seat, action)]``: one entry of the history, "+1 play AS".
+        self.history = {
+            (s, a): f"{self.seats[s]} {ACTION_NAMES[a]}"
+            for s in range(n)
+            for a in range(NUM_ACTIONS)
+        }
+
+
+@lru_cache(maxsize=64)
+def _words(n: int, me: int) -> _Words:
+    return _Words(n, me)
 
 
 def _cards(cards: Iterable[int]) -> str:
-    return " ".join(CARD_NAMES[c] for c in sorted(cards)) or "-"
+    return " ".join(map(CARD_NAMES.__getitem__, sorted(cards))) or "-"
 
 
-def _who(view: View, seat: int | None) -> str:
-    return "-" if seat is None else _REL[(seat - view.seat) % view.seats]
-
-
-def _per_seat(view: View, values: tuple[object, ...]) -> str:
-    """``values`` (one per absolute seat) from the viewer on: "me 1, +1 2"."""
-    n, me = view.seats, view.seat
-    return ", ".join(f"{_REL[r]} {values[(me + r) % n]}" for r in range(n))
+def _suits(suits: Iterable[int]) -> str:
+    return "".join(map(SUITS.__getitem__, suits)) or "-"
 
 
 def obs_text(view: View) -> str:
     """The table now: everything the seat sees but the history."""
+    me = view.seat
+    w = _words(view.seats, me)
+    who = w.seats
+    prefixes = w.prefixes
+
+    def per_seat(values: tuple[object, ...]) -> str:
+        """``values`` (by absolute seat) from the viewer on: "me 1, +1 2"."""
+        return ", ".join(map(add, prefixes, map(str, values[me:] + values[:me])))
+
     trump = "-" if view.trump is None else SUITS[view.trump]
     turnup = "-" if view.turnup is None else CARD_NAMES[view.turnup]
-    trick = ", ".join(f"{_who(view, s)} {CARD_NAMES[c]}" for s, c in view.trick) or "-"
-    marriages = tuple("".join(SUITS[s] for s in suits) or "-" for suits in view.marriages)
-    known = tuple(_cards(cards) for cards in view.known)
+    trick = ", ".join(f"{who[s]} {CARD_NAMES[c]}" for s, c in view.trick) or "-"
     called = "-" if view.called_ace is None else CARD_NAMES[view.called_ace]
-    to_act = _who(view, view.to_act if view.to_act >= 0 else None)
+
+    def seat(value: int | None) -> str:
+        return who[-1 if value is None else value]
+
     return (
-        f"seat {view.seat}/{view.seats}; dealer {_who(view, view.dealer)};"
-        f" phase {PHASE_NAMES[view.phase]}; to act {to_act};"
-        f" leader {_who(view, view.leader)}; hand {_cards(view.hand)}; trump {trump};"
-        f" turnup {turnup}; talon {view.talon_size}; closed {_who(view, view.closed_by)};"
-        f" trick {trick}; tricks {_per_seat(view, view.tricks)};"
-        f" points {_per_seat(view, view.card_points)}; marriages {_per_seat(view, marriages)};"
-        f" known {_per_seat(view, known)}; played {_cards(view.played)};"
-        f" declarer {_who(view, view.declarer)}; called {called};"
-        f" partner {_who(view, view.partner)}; solo {'yes' if view.solo else 'no'}"
+        f"seat {view.seat}/{view.seats}; dealer {who[view.dealer]};"
+        f" phase {PHASE_NAMES[view.phase]}; to act {who[view.to_act]};"
+        f" leader {who[view.leader]}; hand {_cards(view.hand)}; trump {trump};"
+        f" turnup {turnup}; talon {view.talon_size}; closed {seat(view.closed_by)};"
+        f" trick {trick}; tricks {per_seat(view.tricks)};"
+        f" points {per_seat(view.card_points)};"
+        f" marriages {per_seat(tuple(map(_suits, view.marriages)))};"
+        f" known {per_seat(tuple(map(_cards, view.known)))}; played {_cards(view.played)};"
+        f" declarer {seat(view.declarer)}; called {called};"
+        f" partner {seat(view.partner)}; solo {'yes' if view.solo else 'no'}"
     )
 
 
 def info_text(view: View) -> str:
     """The table now and, after it, every public action in order."""
-    history = ", ".join(f"{_who(view, s)} {ACTION_NAMES[a]}" for s, a in view.history) or "-"
-    return f"{obs_text(view)}; history {history}"
+    history = view.history
+    words = _words(view.seats, view.seat).history
+    return f"{obs_text(view)}; history {', '.join(map(words.__getitem__, history)) or '-'}"
