@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.errors import OptionError, RecordError
 from sixtysix.core.rules import Rules
-from sixtysix.envs.errors import missing_extra
+from sixtysix.envs.extras import require
 from sixtysix.plugins.manager import get_registry
 
 if TYPE_CHECKING:
@@ -52,10 +52,7 @@ RANDOM_DEALER = -1
 
 def _pyspiel() -> ModuleType:
     """``pyspiel``, or one clear line saying which extra to install."""
-    try:
-        return import_module("pyspiel")
-    except ImportError:
-        raise missing_extra("the OpenSpiel game", "openspiel") from None
+    return require("pyspiel", "openspiel", "the OpenSpiel game")
 
 
 def _state_module() -> ModuleType:
