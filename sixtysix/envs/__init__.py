@@ -45,16 +45,15 @@ __all__ = [
 
 #: The adapters' modules and the functions each gives this package. Their modules import no
 #: extra at import time, so they are imported here, after the encodings they build on; a
-#: module not in this build is left out. Importing the functions (not only the modules)
-#: binds each name to its function, not to the module of the same name.
+#: module not in this build is left out. The names are bound once every module is loaded:
+#: loading a module binds its name here to the module, and one adapter may load another's.
 ADAPTERS: dict[str, tuple[str, ...]] = {
     "sixtysix.envs.pettingzoo_env": ("pettingzoo_env",),
     "sixtysix.envs.gym_env": ("gym_env",),
     "sixtysix.envs.openspiel_game": ("openspiel_game", "register_openspiel_games"),
 }
-for _module, _names in ADAPTERS.items():
-    if find_spec(_module) is not None:
-        _loaded = importlib.import_module(_module)
-        for _name in _names:
-            globals()[_name] = getattr(_loaded, _name)
-            __all__.append(_name)
+_adapters = {m: importlib.import_module(m) for m in ADAPTERS if find_spec(m) is not None}
+for _module, _loaded in _adapters.items():
+    for _name in ADAPTERS[_module]:
+        globals()[_name] = getattr(_loaded, _name)
+        __all__.append(_name)
