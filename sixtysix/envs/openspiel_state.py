@@ -29,7 +29,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.envs.actions import NUM_ACTION_IDS
+from sixtysix.envs.actions import NUM_ACTION_IDS, max_history
 from sixtysix.envs.observation import encoder
 from sixtysix.envs.openspiel_game import (
     DEALER_PARAMETER,
@@ -40,9 +40,6 @@ from sixtysix.envs.openspiel_game import (
 )
 from sixtysix.plugins.manager import get_registry
 
-#: Decisions a deal can take beyond one per card: at most four marriages, an exchange, a
-#: close, a claim or concession, a trump call and a partner call (and one to spare).
-_EXTRA_DECISIONS = 10
 #: The largest game points one seat scores in a deal, by seats, unless the variant class says
 #: otherwise (``max_deal_game_points``): the 1/2/3 scale, doubled for a four-player soloist.
 _MAX_GAME_POINTS = {2: 3, 3: 3, 4: 6}
@@ -116,7 +113,7 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=deck + _EXTRA_DECISIONS,
+            max_game_length=max_history(variant.rules),
         )
         super().__init__(self.game_type, info, {**values, DEALER_PARAMETER: dealer})
         self.variant = variant
