@@ -1,0 +1,161 @@
+"""Every installed variant as an OpenSpiel game (``pyspiel``), loadable by a short name.
+
+One OpenSpiel episode is one deal. Chance deals the cards one at a time (each outcome a card id
+among those not yet dealt, all equally likely): the order they come in is the shuffled deck of
+:func:`sixtysix.core.deal.deal_from_order`, so every deal the engine can deal is reached with its
+true probability. The dealer is a game parameter: a fixed seat (``dealer=0`` by default) or
+``dealer=-1``, a first chance node that names it. Then the seats act with the engine's action
+codes (the ids of :mod:`sixtysix.envs.actions`, 42 of them) until the deal is over; the returns are
+:func:`deal_returns` of its game points.
+
+This module imports no ``pyspiel``: the OpenSpiel classes are in
+:mod:`sixtysix.envs.openspiel_state`, imported when a game is first asked for, so that importing
+:mod:`sixtysix.envs` works without the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from sixtysix.core.deal import DealSetup, deal_from_order
+from sixtysix.core.errors import OptionError, RecordError
+from sixtysix.core.rules import Rules
+from sixtysix.envs.extras import require
+from sixtysix.plugins.manager import get_registry
+
+if TYPE_CHECKING:
+    from sixtysix.core.variant import Variant
+
+__all__ = [
+    "DEALER_PARAMETER",
+    "GAME_PREFIX",
+    "RANDOM_DEALER",
+    "check_dealer",
+    "deal_order",
+    "deal_returns",
+    "game_name",
+    "openspiel_game",
+    "register_openspiel_games",
+]
+
+#: Every short name starts with this: ``sixtysix_66``, ``sixtysix_schnapsen``...
+GAME_PREFIX = "sixtysix_"
+#: The game parameter (beside the variant's options) that fixes the dealer.
+DEALER_PARAMETER = "dealer"
+#: ``dealer=-1``: a chance node names the dealer, each seat equally likely.
+RANDOM_DEALER = -1
+
+
+def _pyspiel() -> ModuleType:
+    """``pyspiel``, or one clear line saying which extra to install."""
+    return require("pyspiel", "openspiel", "the OpenSpiel game")
+
+
+def _state_module() -> ModuleType:
+    _pyspiel()
+    return import_module("sixtysix.envs.openspiel_state")
+
+
+def check_dealer(dealer: object, seats: int) -> int:
+    """The ``dealer`` parameter if it is a seat or -1 (chance names the dealer), else an
+    :class:`OptionError`."""
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise OptionError(f"dealer must be a seat number or -1, not {dealer!r}")
+    if not RANDOM_DEALER <= dealer < seats:
+        raise OptionError(f"dealer must be a seat 0..{seats - 1} or -1 (chance), not {dealer}")
+    return dealer
+
+
+def game_name(variant: type[Variant]) -> str:
+    """The OpenSpiel short name of a variant: the prefix and its first alias (else its name),
+    anything but letters and digits made ``_``: ``sixtysix_66``, ``sixtysix_66_3``."""
+    label = variant.aliases[0] if variant.aliases else variant.name
+    return GAME_PREFIX + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
+def deal_order(rules: Rules, setup: DealSetup) -> list[int]:
+    """The shuffled deck (top card first) that :func:`deal_from_order` deals into ``setup``.
+
+    Its inverse: hands are taken round by round in the order each seat got its cards, the
+    turn-up after its round, then the talon. Raises :class:`RecordError` for a setup that is
+    not a deal of ``rules``.
+    """
+    setup.validate(rules)
+    n = rules.seats
+    taken = [0] * n
+    order: list[int] = []
+    for rnd, count in enumerate(rules.deal_rounds):
+        for i in range(1, n + 1):
+            seat = (setup.dealer + i) % n
+            order.extend(setup.hands[seat][taken[seat] : taken[seat] + count])
+            taken[seat] += count
+        if rules.turnup_after_round == rnd and setup.trump_card is not None:
+            order.append(setup.trump_card)
+    order.extend(setup.talon)
+    if deal_from_order(rules, order, setup.dealer) != setup:
+        raise RecordError("this deal is not dealt round by round by these rules")
+    return order
+
+
+def deal_returns(game_points: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's return: its game points minus the mean of the other seats'.
+
+    Two seats: plus or minus the game points of the deal. The sum is always 0, so every
+    variant is a zero-sum game for OpenSpiel (the PettingZoo adapter uses the same rewards).
+    """
+    n = len(game_points)
+    total = sum(game_points)
+    return tuple(gp - (total - gp) / (n - 1) for gp in game_points)
+
+
+_registered: dict[str, str] = {}  # variant name -> short name registered in this process
+
+
+def _short_names() -> dict[str, str]:
+    """Variant name -> short name for every installed variant, clashes resolved by name."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for cls in get_registry().variants.values():
+        name = game_name(cls)
+        if name in used:
+            name = GAME_PREFIX + re.sub(r"[^a-z0-9]+", "_", cls.name.lower()).strip("_")
+        used.add(name)
+        out[cls.name] = name
+    return out
+
+
+def _register(cls: type[Variant]) -> str:
+    name = _registered.get(cls.name)
+    if name is None:
+        name = _short_names()[cls.name]
+        _state_module().register_variant(cls, name)
+        _registered[cls.name] = name
+    return name
+
+
+def register_openspiel_games() -> list[str]:
+    """Register every installed variant with OpenSpiel (once per process); their short names.
+
+    After it, ``pyspiel.load_game("sixtysix_66")`` (or with parameters,
+    ``pyspiel.load_game("sixtysix_66", {"target": 11, "dealer": -1})``) loads a game.
+    """
+    return [_register(cls) for cls in get_registry().variants.values()]
+
+
+def openspiel_game(
+    variant: str, *, preset: str | None = None, dealer: int = 0, **options: object
+) -> Any:
+    """The OpenSpiel game (a ``pyspiel.Game``) of a variant by name or alias, with a preset
+    and options applied as ``Variant.configure`` does; ``dealer`` is a seat or -1 (dealt by
+    chance). Its game parameters are all the variant's option values and the dealer."""
+    spiel = _pyspiel()
+    cls = get_registry().variant(variant)
+    configured = cls.configure(preset, options)
+    check_dealer(dealer, cls.seats)
+    name = _register(cls)
+    params: dict[str, object] = {**configured.options.as_dict(), DEALER_PARAMETER: dealer}
+    return spiel.load_game(name, params)
