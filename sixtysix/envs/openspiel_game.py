@@ -16,7 +16,6 @@ This module imports no ``pyspiel``: the OpenSpiel classes are in
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.errors import OptionError, RecordError
 from sixtysix.core.rules import Rules
+from sixtysix.envs.episodes import deal_rewards
 from sixtysix.envs.extras import require
 from sixtysix.plugins.manager import get_registry
 
@@ -101,15 +101,8 @@ def deal_order(rules: Rules, setup: DealSetup) -> list[int]:
     return order
 
 
-def deal_returns(game_points: Sequence[int]) -> tuple[float, ...]:
-    """Each seat's return: its game points minus the mean of the other seats'.
-
-    Two seats: plus or minus the game points of the deal. The sum is always 0, so every
-    variant is a zero-sum game for OpenSpiel (the PettingZoo adapter uses the same rewards).
-    """
-    n = len(game_points)
-    total = sum(game_points)
-    return tuple(gp - (total - gp) / (n - 1) for gp in game_points)
+#: Each seat's return: the PettingZoo and Gymnasium adapters' rewards (one statement of them).
+deal_returns = deal_rewards
 
 
 _registered: dict[str, str] = {}  # variant name -> short name registered in this process
