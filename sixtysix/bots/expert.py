@@ -53,13 +53,14 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot, float_param, int_param, probability_param
 from sixtysix.bots.compiled import CompiledSearch, available, supports
 from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.inference import chance_of_random, read_play, resample
+from sixtysix.bots.multi_inference import weighted_table_deals
 from sixtysix.bots.pimc import (
     Budget,
     Clock,
@@ -71,7 +72,7 @@ from sixtysix.bots.pimc import (
 )
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, deal_value, fast_copy
-from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.actions import ACTIONS, CONCEDE, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
@@ -148,6 +149,11 @@ ADVISOR_WEIGHTS: Mapping[int, Weights] = {
         close_slack=3.0,
     ),
 }
+
+#: Deals played out per call with three or four players (:class:`Table`).
+TABLE_CALLS = 192
+#: Deals drawn per deal kept when reading the other seats with three or four players.
+TABLE_CANDIDATES = 3
 
 #: Tricks left (cards in the seat's hand) up to which a strict-phase deal is searched by
 #: alpha-beta rather than played out: two players, then three or more.
@@ -397,6 +403,7 @@ def expert_estimate(
     playouts: int = 0,
     blend: bool = False,
     share: float = BLEND_SHARE,
+    table: Table | None = None,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -410,6 +417,8 @@ def expert_estimate(
     weighed by the opponent's play, unless that play reads as random; with ``blend`` (and the
     compiled search) the values are the mean of those play-outs, weighted by ``share``, and the
     compiled search's (:func:`blended`).
+
+    With ``table`` (three and four players), the position is valued by :func:`table_estimate`.
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -433,6 +442,8 @@ def expert_estimate(
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix, drawn
         )
+    if view.seats >= 3 and policy is not None and table is not None:
+        return table_estimate(view, budget, stream, sampler, policy, table, clock)
     if search is not None and view.phase == Phase.PLAY:
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
@@ -443,6 +454,61 @@ def expert_estimate(
     if not small and needs_rollouts(view) and policy is not None:
         return rollout_estimate(view, budget, stream, sampler, policy, clock)
     return estimate(view, budget, stream, variant, clock, sampler=sampler)
+
+
+@dataclass(frozen=True)
+class Table:
+    """How the expert values positions with three or four players (:func:`table_estimate`)."""
+
+    #: Deals played out for a call: naming trump, calling a partner or solo, and the
+    #: declarer's first lead, where he may concede.
+    calls: int = TABLE_CALLS
+    #: Deals drawn per deal kept when weighing them by the other seats' calls and play
+    #: (1: no reading, the deals are drawn uniformly).
+    candidates: int = TABLE_CANDIDATES
+
+
+def is_call(view: View) -> bool:
+    """A decision of the few-card kind that sets the deal's course: naming trump, calling a
+    partner or solo, or the declarer's lead before the first card, where he may concede."""
+    if view.phase != Phase.PLAY:
+        return True
+    return CONCEDE in view.legal_actions and not view.played
+
+
+def table_estimate(
+    view: View,
+    budget: Budget,
+    stream: Stream,
+    sampler: Sampler,
+    policy: Policy,
+    table: Table,
+    clock: Clock = time.perf_counter,
+) -> SearchEstimate:
+    """Three and four players: each action's mean value over deals weighed by how well they
+    explain the other seats' calls and play (:mod:`sixtysix.bots.multi_inference`), played
+    out by ``policy`` where the deal is too long to solve, solved by alpha-beta where it is
+    small enough; ``table.calls`` deals for a call (:func:`is_call`)."""
+    budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
+    if is_call(view):
+        budget = replace(budget, samples=max(budget.samples, table.calls))
+    small = view.phase == Phase.PLAY and (
+        sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
+    )
+    if small and table.candidates <= 1:
+        return estimate(view, budget, stream, clock=clock, sampler=sampler)
+    draws = weighted_table_deals(
+        view,
+        sampler,
+        stream,
+        budget.samples,
+        policy,
+        table.candidates,
+        list(sampler.layouts()) if small else None,
+    )
+    if needs_rollouts(view) and not small:
+        return rollout_estimate(view, budget, stream, sampler, policy, clock, draws)
+    return estimate(view, budget, stream, clock=clock, sampler=sampler, draws=draws)
 
 
 @functools.lru_cache(maxsize=4)
@@ -501,6 +567,15 @@ class ExpertBot(PimcBot):
             f"deals played out per move where the open talon is played out (two players;"
             f" default: samples if given, else {PLAYOUTS})"
         ),
+        "calls": (
+            f"deals played out for a call with three or four players: trump, partner or solo,"
+            f" and the declarer's first lead, where he may concede (default {TABLE_CALLS})"
+        ),
+        "read": (
+            f"deals drawn per deal kept with three or four players, weighed by how well each"
+            f" explains the other seats' calls and play (default {TABLE_CANDIDATES}; 1: no"
+            f" reading)"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -536,6 +611,10 @@ class ExpertBot(PimcBot):
             self.budget.samples if "samples" in self.params else MANY_SEATS_SAMPLES,
         )
         self._many = replace(self.budget, samples=many)
+        self._table = Table(
+            calls=int_param(self.params, "calls", TABLE_CALLS),
+            candidates=int_param(self.params, "read", TABLE_CANDIDATES),
+        )
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
@@ -561,6 +640,7 @@ class ExpertBot(PimcBot):
             playouts=self.playouts,
             blend=self.open == OPEN_BLEND,
             share=self.share,
+            table=self._table if view.seats >= 3 else None,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such
