@@ -33,6 +33,14 @@ each action on each deal, play the best average) and chooses per position how to
   turned off): each action is played out to the end of each sampled deal, every seat using
   only its own view of the imagined deal.
 
+**Three and four players** (:func:`table_estimate`). The calls that set a deal's course are
+made from few cards and are cheap to play out: naming trump, calling a partner's ace or going
+solo, and the declarer's first lead, where he may concede, are each valued on
+:data:`TABLE_CALLS` deals rather than the few of a card-play move. Every other move is valued
+on deals weighed by how well each explains everyone's calls and play so far under the rule
+player's policy (:mod:`sixtysix.bots.multi_inference`): a declarer who named hearts most
+likely holds them, a partner's lead says what it lacks.
+
 **The margin** (two players). Where the values are estimates (searched, played out or blended),
 the move the rule player would make is kept unless the values rate another at least ``margin``
 game points higher (:data:`MARGIN`; the rule player of :data:`ADVISOR_WEIGHTS`): each imagined
@@ -112,7 +120,7 @@ RANDOM_FLOOR = 0.5
 TIE_MIX = 0.5
 #: Deals per move with three or more players, unless ``samples`` is given: each play-out is
 #: cheaper there (more forced moves), and the position is harder to read.
-MANY_SEATS_SAMPLES = 48
+MANY_SEATS_SAMPLES = 32
 
 #: How two-player positions with the talon open are valued (``open`` parameter): each action
 #: played out on each imagined deal by the rule player on both sides, each seat seeing only its
@@ -151,9 +159,9 @@ ADVISOR_WEIGHTS: Mapping[int, Weights] = {
 }
 
 #: Deals played out per call with three or four players (:class:`Table`).
-TABLE_CALLS = 192
+TABLE_CALLS = 96
 #: Deals drawn per deal kept when reading the other seats with three or four players.
-TABLE_CANDIDATES = 3
+TABLE_CANDIDATES = 2
 
 #: Tricks left (cards in the seat's hand) up to which a strict-phase deal is searched by
 #: alpha-beta rather than played out: two players, then three or more.
