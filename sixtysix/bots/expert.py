@@ -577,7 +577,8 @@ class ExpertBot(PimcBot):
         ),
         "calls": (
             f"deals played out for a call with three or four players: trump, partner or solo,"
-            f" and the declarer's first lead, where he may concede (default {TABLE_CALLS})"
+            f" and the declarer's first lead, where he may concede (default: samples if given,"
+            f" else {TABLE_CALLS})"
         ),
         "read": (
             f"deals drawn per deal kept with three or four players, weighed by how well each"
@@ -620,7 +621,11 @@ class ExpertBot(PimcBot):
         )
         self._many = replace(self.budget, samples=many)
         self._table = Table(
-            calls=int_param(self.params, "calls", TABLE_CALLS),
+            calls=int_param(
+                self.params,
+                "calls",
+                self.budget.samples if "samples" in self.params else TABLE_CALLS,
+            ),
             candidates=int_param(self.params, "read", TABLE_CANDIDATES),
         )
 

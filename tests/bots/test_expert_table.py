@@ -222,3 +222,11 @@ def test_a_whole_table_of_experts_plays_to_the_end() -> None:
     while not state.is_over:
         state.apply(bots[state.to_act].choose(state.view(state.to_act)))
     assert state.outcome is not None
+
+
+def test_a_given_sample_size_sets_the_calls_too_unless_told() -> None:
+    from sixtysix.bots.expert import TABLE_CALLS
+
+    assert ExpertBot(0, Seed(1))._table.calls == TABLE_CALLS
+    assert ExpertBot(0, Seed(1), {"samples": "8"})._table.calls == 8
+    assert ExpertBot(0, Seed(1), {"samples": "8", "calls": "20"})._table.calls == 20
