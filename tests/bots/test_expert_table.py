@@ -230,3 +230,24 @@ def test_a_given_sample_size_sets_the_calls_too_unless_told() -> None:
     assert ExpertBot(0, Seed(1))._table.calls == TABLE_CALLS
     assert ExpertBot(0, Seed(1), {"samples": "8"})._table.calls == 8
     assert ExpertBot(0, Seed(1), {"samples": "8", "calls": "20"})._table.calls == 20
+
+
+@pytest.mark.parametrize("name", ["sixtysix-3", "sixtysix-4"])
+@pytest.mark.parametrize("moves", [0, 9, 14])
+def test_without_reading_and_with_as_many_deals_a_call_the_expert_values_as_before(
+    name: str, moves: int
+) -> None:
+    from sixtysix.bots.expert import expert_estimate, rollout_policy
+    from sixtysix.bots.pimc import Budget
+
+    v = make(name, {})
+    state = heuristic_play(v, 7, moves)
+    if not state.is_over:
+        state = with_a_choice(state)
+    view = state.view(state.to_act)
+    budget = Budget(samples=4, nodes=60_000, enumerate_up_to=24)
+    policy = rollout_policy(v.seats)
+    plain = Table(calls=4, candidates=1)
+    before = expert_estimate(view, budget, Seed(2).stream(("e",)), policy=policy)
+    after = expert_estimate(view, budget, Seed(2).stream(("e",)), policy=policy, table=plain)
+    assert before == after
