@@ -60,15 +60,14 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot, float_param, int_param, probability_param
 from sixtysix.bots.compiled import CompiledSearch, available, supports
 from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.inference import chance_of_random, read_play, resample
-from sixtysix.bots.multi_inference import weighted_table_deals
 from sixtysix.bots.pimc import (
     Budget,
     Clock,
@@ -78,9 +77,17 @@ from sixtysix.bots.pimc import (
     describe_parameters,
     estimate,
 )
+from sixtysix.bots.rollouts import (
+    GENERIC_SHARE,
+    Policy,
+    needs_rollouts,
+    rollout_estimate,
+    talon_open,
+)
 from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT, deal_value, fast_copy
-from sixtysix.core.actions import ACTIONS, CONCEDE, Action
+from sixtysix.bots.solver import EXACT
+from sixtysix.bots.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
+from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
@@ -97,10 +104,6 @@ CLOSE_CONFIDENCE = 0.97
 EXPERT_BUDGET = Budget(
     samples=24, nodes=300_000, depth=1, enumerate_up_to=24, close_confidence=CLOSE_CONFIDENCE
 )
-#: The generic search is about fifteen times slower than the compiled one: where it stands in
-#: (no numba, or a game the compiled search does not play) it gets this fraction (1/15) of the
-#: nodes.
-GENERIC_SHARE = 15
 #: Deals drawn per deal searched when weighing them by the other seats' play.
 CANDIDATES = 3
 #: Game points by which the values must beat the rule player's move to overrule it (two
@@ -158,33 +161,6 @@ ADVISOR_WEIGHTS: Mapping[int, Weights] = {
     ),
 }
 
-#: Deals played out per call with three or four players (:class:`Table`).
-TABLE_CALLS = 96
-#: Deals drawn per deal kept when reading the other seats with three or four players.
-TABLE_CANDIDATES = 2
-
-#: Tricks left (cards in the seat's hand) up to which a strict-phase deal is searched by
-#: alpha-beta rather than played out: two players, then three or more.
-SOLVABLE_TRICKS = (6, 4)
-
-
-def needs_rollouts(view: View) -> bool:
-    """Whether a position is too large to solve on each sampled deal within a move."""
-    if view.phase != Phase.PLAY:
-        return True  # a trump or partner call: the whole deal lies ahead
-    if talon_open(view):
-        return True  # an open talon: a dozen tricks and unknown draws
-    limit = SOLVABLE_TRICKS[0] if view.seats == 2 else SOLVABLE_TRICKS[1]
-    return len(view.hand) > limit
-
-
-Policy = Sequence[Bot]
-
-
-def talon_open(view: View) -> bool:
-    """Whether cards are still drawn after each trick: a talon left and nobody closed it."""
-    return view.talon_size > 0 and view.closed_by is None
-
 
 def open_two_player(view: View) -> bool:
     """A two-player position in play with the talon open: where the expert may play out."""
@@ -207,58 +183,6 @@ def rollout_policy(seats: int) -> Policy | None:
     if cls is None:
         return None
     return [cls(seat, Seed(0), {}) for seat in range(seats)]
-
-
-def rollout_estimate(
-    view: View,
-    budget: Budget,
-    stream: Stream,
-    sampler: Sampler,
-    policy: Policy,
-    clock: Clock = time.perf_counter,
-    draws: Sequence[tuple[DealState, int]] | None = None,
-) -> SearchEstimate:
-    """Mean value of each action when each sampled deal is played out by ``policy``.
-
-    Every action is tried on the same sampled deals (common random numbers), so differences
-    between actions are not drowned by the luck of the sample. ``draws``: the deals to play
-    out, each with the number of draws it stands for (:func:`weighted_deals`); by default
-    ``budget.samples`` uniform draws.
-    """
-    legal = [int(a) for a in view.legal_actions]
-    seat = view.seat
-    start = clock()
-    deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
-    tally = Tally(legal)
-    moves = 0
-    todo: Iterable[tuple[DealState, int]] = (
-        ((sampler.sample(stream), 1) for _ in range(max(1, budget.samples)))
-        if draws is None
-        else draws
-    )
-    for deal, times in todo:
-        if not times:
-            continue
-        values: dict[int, float] = {}
-        final: list[int] = []
-        for a in legal:
-            state = fast_copy(deal)
-            state.apply_legal(a)
-            if state.phase == Phase.OVER:
-                final.append(a)
-            while state.phase != Phase.OVER:
-                options = state.legal_actions()
-                if len(options) == 1:
-                    state.apply_legal(options[0])  # forced: no need to ask (or build a view)
-                else:
-                    actor = state.to_act
-                    state.apply(policy[actor].choose(state.view(actor)))
-                    moves += 1
-            values[a] = deal_value(state, seat)
-        tally.add(values, final, times)
-        if deadline is not None and clock() >= deadline:
-            break
-    return tally.estimate(complete=False, nodes=moves, method="rollouts")
 
 
 def weighted_deals(
@@ -462,61 +386,6 @@ def expert_estimate(
     if not small and needs_rollouts(view) and policy is not None:
         return rollout_estimate(view, budget, stream, sampler, policy, clock)
     return estimate(view, budget, stream, variant, clock, sampler=sampler)
-
-
-@dataclass(frozen=True)
-class Table:
-    """How the expert values positions with three or four players (:func:`table_estimate`)."""
-
-    #: Deals played out for a call: naming trump, calling a partner or solo, and the
-    #: declarer's first lead, where he may concede.
-    calls: int = TABLE_CALLS
-    #: Deals drawn per deal kept when weighing them by the other seats' calls and play
-    #: (1: no reading, the deals are drawn uniformly).
-    candidates: int = TABLE_CANDIDATES
-
-
-def is_call(view: View) -> bool:
-    """A decision of the few-card kind that sets the deal's course: naming trump, calling a
-    partner or solo, or the declarer's lead before the first card, where he may concede."""
-    if view.phase != Phase.PLAY:
-        return True
-    return CONCEDE in view.legal_actions and not view.played
-
-
-def table_estimate(
-    view: View,
-    budget: Budget,
-    stream: Stream,
-    sampler: Sampler,
-    policy: Policy,
-    table: Table,
-    clock: Clock = time.perf_counter,
-) -> SearchEstimate:
-    """Three and four players: each action's mean value over deals weighed by how well they
-    explain the other seats' calls and play (:mod:`sixtysix.bots.multi_inference`), played
-    out by ``policy`` where the deal is too long to solve, solved by alpha-beta where it is
-    small enough; ``table.calls`` deals for a call (:func:`is_call`)."""
-    budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
-    if is_call(view):
-        budget = replace(budget, samples=max(budget.samples, table.calls))
-    small = view.phase == Phase.PLAY and (
-        sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
-    )
-    if small and table.candidates <= 1:
-        return estimate(view, budget, stream, clock=clock, sampler=sampler)
-    draws = weighted_table_deals(
-        view,
-        sampler,
-        stream,
-        budget.samples,
-        policy,
-        table.candidates,
-        list(sampler.layouts()) if small else None,
-    )
-    if needs_rollouts(view) and not small:
-        return rollout_estimate(view, budget, stream, sampler, policy, clock, draws)
-    return estimate(view, budget, stream, clock=clock, sampler=sampler, draws=draws)
 
 
 @functools.lru_cache(maxsize=4)

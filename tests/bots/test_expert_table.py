@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from sixtysix.bots.expert import ExpertBot, Table, is_call
+from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.inference import TRUST
 from sixtysix.bots.multi_inference import read_table, trump_call_probability, weighted_table_deals
 from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.table_play import Table, is_call
 from sixtysix.core.actions import CONCEDE, PARTNER, SOLO, TRUMP, TRUMP_BELOW
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
