@@ -33,6 +33,14 @@ each action on each deal, play the best average) and chooses per position how to
   turned off): each action is played out to the end of each sampled deal, every seat using
   only its own view of the imagined deal.
 
+**Three and four players** (:func:`table_estimate`). The calls that set a deal's course are
+made from few cards and are cheap to play out: naming trump, calling a partner's ace or going
+solo, and the declarer's first lead, where he may concede, are each valued on
+:data:`TABLE_CALLS` deals rather than the few of a card-play move. Every other move is valued
+on deals weighed by how well each explains everyone's calls and play so far under the rule
+player's policy (:mod:`sixtysix.bots.multi_inference`): a declarer who named hearts most
+likely holds them, a partner's lead says what it lacks.
+
 **The margin** (two players). Where the values are estimates (searched, played out or blended),
 the move the rule player would make is kept unless the values rate another at least ``margin``
 game points higher (:data:`MARGIN`; the rule player of :data:`ADVISOR_WEIGHTS`): each imagined
@@ -52,7 +60,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import ClassVar
 
@@ -69,8 +77,16 @@ from sixtysix.bots.pimc import (
     describe_parameters,
     estimate,
 )
+from sixtysix.bots.rollouts import (
+    GENERIC_SHARE,
+    Policy,
+    needs_rollouts,
+    rollout_estimate,
+    talon_open,
+)
 from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT, deal_value, fast_copy
+from sixtysix.bots.solver import EXACT
+from sixtysix.bots.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
@@ -88,10 +104,6 @@ CLOSE_CONFIDENCE = 0.97
 EXPERT_BUDGET = Budget(
     samples=24, nodes=300_000, depth=1, enumerate_up_to=24, close_confidence=CLOSE_CONFIDENCE
 )
-#: The generic search is about fifteen times slower than the compiled one: where it stands in
-#: (no numba, or a game the compiled search does not play) it gets this fraction (1/15) of the
-#: nodes.
-GENERIC_SHARE = 15
 #: Deals drawn per deal searched when weighing them by the other seats' play.
 CANDIDATES = 3
 #: Game points by which the values must beat the rule player's move to overrule it (two
@@ -111,7 +123,7 @@ RANDOM_FLOOR = 0.5
 TIE_MIX = 0.5
 #: Deals per move with three or more players, unless ``samples`` is given: each play-out is
 #: cheaper there (more forced moves), and the position is harder to read.
-MANY_SEATS_SAMPLES = 48
+MANY_SEATS_SAMPLES = 32
 
 #: How two-player positions with the talon open are valued (``open`` parameter): each action
 #: played out on each imagined deal by the rule player on both sides, each seat seeing only its
@@ -149,28 +161,6 @@ ADVISOR_WEIGHTS: Mapping[int, Weights] = {
     ),
 }
 
-#: Tricks left (cards in the seat's hand) up to which a strict-phase deal is searched by
-#: alpha-beta rather than played out: two players, then three or more.
-SOLVABLE_TRICKS = (6, 4)
-
-
-def needs_rollouts(view: View) -> bool:
-    """Whether a position is too large to solve on each sampled deal within a move."""
-    if view.phase != Phase.PLAY:
-        return True  # a trump or partner call: the whole deal lies ahead
-    if talon_open(view):
-        return True  # an open talon: a dozen tricks and unknown draws
-    limit = SOLVABLE_TRICKS[0] if view.seats == 2 else SOLVABLE_TRICKS[1]
-    return len(view.hand) > limit
-
-
-Policy = Sequence[Bot]
-
-
-def talon_open(view: View) -> bool:
-    """Whether cards are still drawn after each trick: a talon left and nobody closed it."""
-    return view.talon_size > 0 and view.closed_by is None
-
 
 def open_two_player(view: View) -> bool:
     """A two-player position in play with the talon open: where the expert may play out."""
@@ -193,58 +183,6 @@ def rollout_policy(seats: int) -> Policy | None:
     if cls is None:
         return None
     return [cls(seat, Seed(0), {}) for seat in range(seats)]
-
-
-def rollout_estimate(
-    view: View,
-    budget: Budget,
-    stream: Stream,
-    sampler: Sampler,
-    policy: Policy,
-    clock: Clock = time.perf_counter,
-    draws: Sequence[tuple[DealState, int]] | None = None,
-) -> SearchEstimate:
-    """Mean value of each action when each sampled deal is played out by ``policy``.
-
-    Every action is tried on the same sampled deals (common random numbers), so differences
-    between actions are not drowned by the luck of the sample. ``draws``: the deals to play
-    out, each with the number of draws it stands for (:func:`weighted_deals`); by default
-    ``budget.samples`` uniform draws.
-    """
-    legal = [int(a) for a in view.legal_actions]
-    seat = view.seat
-    start = clock()
-    deadline = None if budget.time_ms is None else start + budget.time_ms / 1000.0
-    tally = Tally(legal)
-    moves = 0
-    todo: Iterable[tuple[DealState, int]] = (
-        ((sampler.sample(stream), 1) for _ in range(max(1, budget.samples)))
-        if draws is None
-        else draws
-    )
-    for deal, times in todo:
-        if not times:
-            continue
-        values: dict[int, float] = {}
-        final: list[int] = []
-        for a in legal:
-            state = fast_copy(deal)
-            state.apply_legal(a)
-            if state.phase == Phase.OVER:
-                final.append(a)
-            while state.phase != Phase.OVER:
-                options = state.legal_actions()
-                if len(options) == 1:
-                    state.apply_legal(options[0])  # forced: no need to ask (or build a view)
-                else:
-                    actor = state.to_act
-                    state.apply(policy[actor].choose(state.view(actor)))
-                    moves += 1
-            values[a] = deal_value(state, seat)
-        tally.add(values, final, times)
-        if deadline is not None and clock() >= deadline:
-            break
-    return tally.estimate(complete=False, nodes=moves, method="rollouts")
 
 
 def weighted_deals(
@@ -397,6 +335,7 @@ def expert_estimate(
     playouts: int = 0,
     blend: bool = False,
     share: float = BLEND_SHARE,
+    table: Table | None = None,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -410,6 +349,8 @@ def expert_estimate(
     weighed by the opponent's play, unless that play reads as random; with ``blend`` (and the
     compiled search) the values are the mean of those play-outs, weighted by ``share``, and the
     compiled search's (:func:`blended`).
+
+    With ``table`` (three and four players), the position is valued by :func:`table_estimate`.
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -433,6 +374,8 @@ def expert_estimate(
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix, drawn
         )
+    if view.seats >= 3 and policy is not None and table is not None:
+        return table_estimate(view, budget, stream, sampler, policy, table, clock)
     if search is not None and view.phase == Phase.PLAY:
         return compiled_estimate(
             view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
@@ -501,6 +444,16 @@ class ExpertBot(PimcBot):
             f"deals played out per move where the open talon is played out (two players;"
             f" default: samples if given, else {PLAYOUTS})"
         ),
+        "calls": (
+            f"deals played out for a call with three or four players: trump, partner or solo,"
+            f" and the declarer's first lead, where he may concede (default: samples if given,"
+            f" else {TABLE_CALLS})"
+        ),
+        "read": (
+            f"deals drawn per deal kept with three or four players, weighed by how well each"
+            f" explains the other seats' calls and play (default {TABLE_CANDIDATES}; 1: no"
+            f" reading)"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -536,6 +489,14 @@ class ExpertBot(PimcBot):
             self.budget.samples if "samples" in self.params else MANY_SEATS_SAMPLES,
         )
         self._many = replace(self.budget, samples=many)
+        self._table = Table(
+            calls=int_param(
+                self.params,
+                "calls",
+                self.budget.samples if "samples" in self.params else TABLE_CALLS,
+            ),
+            candidates=int_param(self.params, "read", TABLE_CANDIDATES),
+        )
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions
@@ -561,6 +522,7 @@ class ExpertBot(PimcBot):
             playouts=self.playouts,
             blend=self.open == OPEN_BLEND,
             share=self.share,
+            table=self._table if view.seats >= 3 else None,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such

@@ -88,6 +88,7 @@ __all__ = [
     "should_close",
     "suit_strength",
     "sure_tricks",
+    "trump_pick",
 ]
 
 #: How strong a suit must be to be named trump (see :func:`suit_strength`); below it a seat
@@ -145,12 +146,20 @@ def sure_tricks(cards: int, trump: int, gone: int = 0) -> float:
 
 def choose_trump(view: View, legal: Sequence[Action]) -> Action:
     cards = mask_of(view.hand)
-    options = [a for a in legal if TRUMP <= a < TRUMP + 4]
+    return legal[trump_pick(lambda suit: suit_strength(cards, suit), legal)]
+
+
+def trump_pick(strength: Callable[[int], float], legal: Sequence[int]) -> int:
+    """The index in ``legal`` of the trump call the rule player makes, given each suit's
+    :func:`suit_strength` in its first cards: the strongest suit, or trump from below when
+    none is worth naming (shared with the expert's reading of a call,
+    :mod:`sixtysix.bots.multi_inference`)."""
+    options = [i for i, a in enumerate(legal) if TRUMP <= a < TRUMP + 4]
     if not options:
-        return legal[0]
-    best = max(options, key=lambda a: (suit_strength(cards, a - TRUMP), -a))
-    if suit_strength(cards, best - TRUMP) < WEAK_TRUMP and TRUMP_BELOW in legal:
-        return next(a for a in legal if a == TRUMP_BELOW)
+        return 0
+    best = max(options, key=lambda i: (strength(legal[i] - TRUMP), -legal[i]))
+    if strength(legal[best] - TRUMP) < WEAK_TRUMP and TRUMP_BELOW in legal:
+        return list(legal).index(TRUMP_BELOW)
     return best
 
 

@@ -164,10 +164,13 @@ def estimate(
     variant: Variant | None = None,
     clock: Clock = time.perf_counter,
     sampler: Sampler | None = None,
+    draws: Sequence[tuple[DealState, int]] | None = None,
 ) -> SearchEstimate:
     """Mean value of each legal action of ``view`` over imagined deals (see the module doc).
 
     Values are in game points for the view's seat: its side's minus the other side's.
+    ``draws``: the deals to search, each with the number of draws it stands for (deals
+    weighed by the other seats' play), instead of a sample or every consistent deal.
     """
     legal = [int(a) for a in view.legal_actions]
     if not legal:
@@ -178,13 +181,18 @@ def estimate(
         sampler = Sampler(view, variant)
     total_layouts = sampler.count * sampler.orders
     complete = total_layouts <= max(1, budget.enumerate_up_to)
+    weights: list[int] | None = None
     if complete:
         deals = list(sampler.layouts())
+        draw = None
+    elif draws is not None:
+        deals = [d for d, _ in draws]
+        weights = [k for _, k in draws]
         draw = None
     else:
         deals = []
         draw = sampler
-    planned = len(deals) if complete else max(1, budget.samples)
+    planned = len(deals) if draw is None else max(1, budget.samples)
     per_deal = max(1, budget.nodes // planned)
     tally = Tally(legal)
     nodes = 0
@@ -196,10 +204,10 @@ def estimate(
         values, solved = solver.iterative_values(state, budget.depth, legal)
         nodes += solver.nodes
         exact = exact and solved
-        tally.add(values, final)
+        tally.add(values, final, 1 if weights is None else weights[i])
         if deadline is not None and clock() >= deadline:
             break
-    solved = exact and tally.done == planned
+    solved = exact and tally.done == (planned if weights is None else sum(weights))
     return tally.estimate(complete, nodes, "search", solved)
 
 

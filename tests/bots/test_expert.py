@@ -31,7 +31,7 @@ from sixtysix.bots.solver import Solver, deal_value
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
-from sixtysix.core.state import DealState
+from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from tests.bots.test_sampling import make
@@ -583,9 +583,17 @@ def test_open_play_against_a_random_player_is_searched_expecting_random_replies(
 
 
 def test_more_deals_per_move_with_more_seats_unless_told() -> None:
-    from sixtysix.bots.expert import MANY_SEATS_SAMPLES
+    from sixtysix.bots.expert import MANY_SEATS_SAMPLES, TABLE_CALLS
 
-    view = opening("sixtysix-4")
+    call = opening("sixtysix-4")
+    bot = ExpertBot(call.seat, Seed(0))
+    bot.choose(call)
+    assert bot.last is not None and bot.last.deals == TABLE_CALLS  # a call: many deals
+    variant = make("sixtysix-4", {})
+    state = variant.new_deal(variant.deal(Seed(6), ("o",), 0))
+    while state.phase != Phase.PLAY or len(state.legal_actions()) < 2:
+        state.apply(decide(state.view(state.to_act)))
+    view = state.view(state.to_act)
     bot = ExpertBot(view.seat, Seed(0))
     bot.choose(view)
     assert bot.last is not None and bot.last.deals == MANY_SEATS_SAMPLES

@@ -56,6 +56,8 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "margin",
                 "random",
                 "crowd",
+                "calls",
+                "read",
                 "tie",
                 "fitted",
                 "open",

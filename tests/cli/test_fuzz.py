@@ -332,7 +332,18 @@ def test_bot_parameters(spec: tuple[str, str, str]) -> None:
 @given(refused_or_small(10_000_000), ANY_TEXT)
 def test_expert_parameters_refused_before_any_move(value: str, text: str) -> None:
     # Only refused values here: an accepted expert would search for seconds.
-    for name in ("playouts", "crowd", "margin", "random", "tie", "fitted", "open", "share"):
+    for name in (
+        "playouts",
+        "crowd",
+        "calls",
+        "read",
+        "margin",
+        "random",
+        "tie",
+        "fitted",
+        "open",
+        "share",
+    ):
         for given_value in (value, text):
             spec = f"expert:{name}={given_value}"
             if _expert_accepts(spec):
