@@ -49,6 +49,10 @@ NODES = 300_000
 #: (one deal, not the expert's 48, so it can afford a trick more than the expert's four).
 SOLVABLE_TRICKS = 5
 
+#: Levels of nested play-outs (three and four players): in the play-outs of level 2 the seat's
+#: own later moves are level 1's, each played out by the rule player.
+LEVEL = 1
+
 #: The state of the game being played in this process (set by :class:`Watched`).
 _CURRENT: list[DealState | None] = [None]
 
@@ -134,11 +138,41 @@ class TrueDeal(Sampler):
         yield fast_copy(self.state)
 
 
+class _PlaysOn(Bot):
+    """The all-seeing player one level down, for its own seat in a play-out of ``root``: the
+    play-out's true state is ``root`` with the view's later actions replayed on it."""
+
+    name = "all-seeing-below"
+    parameters: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, seat: int, root: DealState, stream: Stream, nodes: int, level: int) -> None:
+        super().__init__(seat, Seed(0))
+        self.root, self.stream, self.nodes, self.level = root, stream, nodes, level
+        self.state = fast_copy(root)
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        seen = [(seat, int(action)) for seat, action in view.history]
+        start = len(self.root.history)
+        if seen[:start] != self.root.history:
+            raise RuntimeError("all-seeing: a play-out that does not start from its root")
+        if self.state.history != seen[: len(self.state.history)]:
+            self.state = fast_copy(self.root)  # the next play-out
+        for _, action in seen[len(self.state.history) :]:
+            self.state.apply(action)
+        found = true_estimate(view, self.state, self.stream, self.nodes, self.level)
+        return ACTIONS[found.best()]
+
+
 def true_estimate(
-    view: View, state: DealState, stream: Stream, nodes: int = NODES
+    view: View, state: DealState, stream: Stream, nodes: int = NODES, level: int = 1
 ) -> SearchEstimate:
     """The value of each legal action of ``view`` on the true deal ``state`` (see the module
-    doc for which search when)."""
+    doc for which search when). ``level`` 2 and more: in the play-outs, the seat's own later
+    moves are the all-seeing player's of the level below (nested play-outs), not the rule
+    player's."""
     truth = TrueDeal(view, state)
     budget = Budget(samples=1, nodes=nodes, depth=EXACT, enumerate_up_to=1)
     if view.seats == 2 and view.phase == Phase.PLAY:
@@ -149,8 +183,11 @@ def true_estimate(
             )
     if view.phase == Phase.PLAY and len(view.hand) <= SOLVABLE_TRICKS:
         return estimate(view, budget, stream, sampler=truth)
-    policy = rollout_policy(view.seats)
-    assert policy is not None
+    rule_players = rollout_policy(view.seats)
+    assert rule_players is not None
+    policy = list(rule_players)
+    if level > 1:
+        policy[view.seat] = _PlaysOn(view.seat, state, stream, nodes, level - 1)
     draws = [(fast_copy(state), 1)]
     return rollout_estimate(view, budget, stream, truth, policy, time.perf_counter, draws)
 
@@ -162,12 +199,14 @@ class AllSeeing(Bot):
     description = "a yardstick (benchmarks only): sees every card, searches the true deal"
     parameters: ClassVar[Mapping[str, str]] = {
         "nodes": f"search nodes per decision (default {NODES})",
+        "level": f"nested play-outs, three and four players (default {LEVEL}; 1: rule players)",
         "seed": "an integer seed of its own",
     }
 
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self.nodes = int_param(self.params, "nodes", NODES)
+        self.level = int_param(self.params, "level", LEVEL, high=3)
         self.stream = self.seed.stream(("bot", seat, self.name))
         #: The last estimate, for tests.
         self.last: SearchEstimate | None = None
@@ -176,5 +215,5 @@ class AllSeeing(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        self.last = true_estimate(view, watched_state(view), self.stream, self.nodes)
+        self.last = true_estimate(view, watched_state(view), self.stream, self.nodes, self.level)
         return ACTIONS[self.last.best()]
