@@ -12,6 +12,7 @@ from sixtysix.cli.common import (
     EXIT_INTERRUPTED,
     MAX_WORKERS,
     SEED,
+    InputError,
     bounded,
     option_assignments,
     registry,
@@ -32,6 +33,12 @@ from sixtysix.i18n import Translator
     default=200,
     show_default=True,
     help="Deals to play; each is played in every seating (see above).",
+)
+@click.option(
+    "--matches",
+    type=bounded(),
+    default=None,
+    help="Play this many whole matches instead of single deals (see above; not with --deals).",
 )
 @click.option(
     "--seed",
@@ -61,6 +68,7 @@ def duel(
     bot_a: str,
     bot_b: str,
     deals: int,
+    matches: int | None,
     seed: int | None,
     preset: str | None,
     options: tuple[str, ...],
@@ -79,6 +87,13 @@ def duel(
     in each seat), 2 x seats games per deal. A game is won by the bot whose seats scored more
     game points (the mean over its seats).
 
+    With --matches, whole matches are played instead: each match, to the variant's target (in
+    Schnapsen a Bummerl of 7), is played in every seating, its deals on identical cards in
+    every seating for as long as that seating's match lasts. Reported then: matches won with
+    the 95% Wilson interval of the match win rate, beside the figures below over every deal of
+    those matches. With three or four players the bot sitting alone wins a match when its seat
+    wins it. Ctrl-C keeps the finished matches.
+
     Reported for each bot: games won with the 95% Wilson interval of the win rate; game
     points per deal with a 95% normal interval over deals (and the difference); time per move
     (mean, median and 95th percentile of its own thinking time).
@@ -92,9 +107,12 @@ def duel(
       sixtysix duel 66 heuristic random --deals 500 --seed 1
       sixtysix duel schnapsen @hard @medium --deals 200 --jobs 2
       sixtysix duel 66-4 expert:samples=32 heuristic --json
+      sixtysix duel schnapsen expert heuristic --matches 100 --seed 1
 
     Ctrl-C stops early and reports every deal finished so far (exit status 130).
     """
+    from click.core import ParameterSource
+
     from sixtysix.bots.external import (
         check_exec,
         exec_bot_class,
@@ -105,9 +123,13 @@ def duel(
     from sixtysix.core.options import parse_assignments
     from sixtysix.core.rng import Seed
     from sixtysix.i18n import translator
+    from sixtysix.sim import match_duel
     from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
 
     tr = translator(lang)
+    given = click.get_current_context().get_parameter_source("deals")
+    if matches is not None and given is not ParameterSource.DEFAULT:
+        raise InputError(tr._("--deals and --matches cannot be used together: give one of them"))
     reg = registry()
     v = reg.variant(variant).configure(preset, parse_assignments(options))
     limits = deadlines(start_timeout, move_timeout)
@@ -123,6 +145,7 @@ def duel(
     master = Seed(seed)
     show = sys.stderr.isatty() if progress is None else progress
     results: list[DealResult] = []
+    played: list[match_duel.DuelMatch] = []
     interrupted = False
     from rich.console import Console
     from rich.progress import (
@@ -140,7 +163,7 @@ def duel(
         ),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn(tr._("deals")),
+        TextColumn(tr._("deals") if matches is None else tr._("matches")),
         TimeRemainingColumn(),
         console=Console(stderr=True),
         disable=not show,
@@ -149,31 +172,40 @@ def duel(
     start = time.perf_counter()
     try:
         with players_closed(), bar:
-            task = bar.add_task("duel", total=deals)
-            for result in iter_deals(v, contestants, master, deals, jobs):
-                results.append(result)
-                bar.advance(task)
+            if matches is None:
+                task = bar.add_task("duel", total=deals)
+                for result in iter_deals(v, contestants, master, deals, jobs):
+                    results.append(result)
+                    bar.advance(task)
+            else:
+                task = bar.add_task("duel", total=matches)
+                for match in match_duel.iter_matches(v, contestants, master, matches, jobs):
+                    played.append(match)
+                    bar.advance(task)
     except KeyboardInterrupt:
         interrupted = True
-    summary = summarize(
-        v.name,
-        (contestants[0].label, contestants[1].label),
-        results,
-        seed,
-        time.perf_counter() - start,
-        interrupted,
-    )
-    if as_json:
+    labels = (contestants[0].label, contestants[1].label)
+    seconds = time.perf_counter() - start
+    in_matches = None
+    if matches is None:
+        summary = summarize(v.name, labels, results, seed, seconds, interrupted)
         data = summary.as_json()
+    else:
+        in_matches = match_duel.summarize_matches(
+            v.name, labels, played, seed, seconds, interrupted
+        )
+        summary, data = in_matches.deals, in_matches.as_json()
+    if as_json:
         data["options"] = dict(v.options.diff())
         click.echo(json.dumps(data, indent=2))
     else:
-        _print(summary, tr)
+        _print(summary, tr, in_matches)
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
 
 
-def _print(summary: object, tr: Translator) -> None:
+def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
+    """The duel's table; with ``in_matches`` (a duel in matches), the match figures first."""
     import math
 
     from rich.console import Console
@@ -181,29 +213,38 @@ def _print(summary: object, tr: Translator) -> None:
 
     from sixtysix.core.turn import describe
     from sixtysix.sim.duel import A, B, DuelSummary
+    from sixtysix.sim.match_duel import MatchDuelSummary
     from sixtysix.sim.stats import Estimate, TimeStats
 
     assert isinstance(summary, DuelSummary)
-    s = summary
+    assert in_matches is None or isinstance(in_matches, MatchDuelSummary)
+    s, m = summary, in_matches
     console = Console()
     note = " (" + tr._("interrupted") + ")" if s.interrupted else ""
     seed = tr._("random") if s.seed is None else str(s.seed)
-    console.print(
-        f"[bold]{s.variant}[/bold]: "
-        + tr._("{a} vs {b}, {deals} deals, {games} games, seed {seed}, {seconds} s").format(
-            a=s.labels[A],
-            b=s.labels[B],
-            deals=s.deals,
-            games=s.games,
-            seed=seed,
-            seconds=f"{s.seconds:.1f}",
+    fields = {
+        "a": s.labels[A],
+        "b": s.labels[B],
+        "deals": s.deals,
+        "games": s.games,
+        "seed": seed,
+        "seconds": f"{s.seconds:.1f}",
+    }
+    if m is None:
+        head = tr._("{a} vs {b}, {deals} deals, {games} games, seed {seed}, {seconds} s")
+    else:
+        head = tr._(
+            "{a} vs {b}, {matches} matches in every seating ({played} in all), "
+            "{deals} deals, {games} games, seed {seed}, {seconds} s"
         )
-        + note,
+        fields.update(matches=m.matches, played=m.games)
+    console.print(
+        f"[bold]{s.variant}[/bold]: " + head.format(**fields) + note,
         highlight=False,
         soft_wrap=True,  # one line, whatever the width (80 when not a terminal)
     )
     if not s.games:
-        console.print(tr._("No deal finished."))
+        console.print(tr._("No deal finished.") if m is None else tr._("No match finished."))
         return
 
     def pct(i: Estimate) -> str:
@@ -232,6 +273,9 @@ def _print(summary: object, tr: Translator) -> None:
     table.add_column("")
     table.add_column(f"A: {s.labels[A]}", justify="right")
     table.add_column(f"B: {s.labels[B]}", justify="right")
+    if m is not None:
+        table.add_row(tr._("matches won"), str(m.wins), str(m.losses))
+        table.add_row(tr._("match win rate"), pct(m.win_rate[A]), pct(m.win_rate[B]))
     table.add_row(tr._("games won"), str(s.wins), str(s.losses))
     table.add_row(tr._("win rate"), pct(s.win_rate[A]), pct(s.win_rate[B]))
     table.add_row(tr._("game points per deal"), num(s.points[A]), num(s.points[B]))
@@ -243,6 +287,13 @@ def _print(summary: object, tr: Translator) -> None:
         ),
         highlight=False,
     )
+    if m is not None:
+        console.print(
+            tr._("drawn matches: {draws}; deals per match: {length}").format(
+                draws=m.draws, length=num(m.length)
+            ),
+            highlight=False,
+        )
     if any(s.faults):
         console.print(
             tr._("faults (each forfeited a game): A {a}, B {b}").format(

@@ -31,20 +31,23 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.seating import bot_seats
 from sixtysix.core.match import play_deal
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
 from sixtysix.core.turn import Fault, tally
 from sixtysix.core.variant import Variant
-from sixtysix.sim.backends import Backend, LocalBackend, StopFlag
+from sixtysix.sim.backends import Backend, ChunkResult, Kernel, LocalBackend, StopFlag
 from sixtysix.sim.chunks import ChunkPlan
 from sixtysix.sim.stats import Estimate, TimeStats, mean_of, wilson
 
 A, B = 0, 1
 CONFIDENCE = 0.95
+R = TypeVar("R", bound=ChunkResult)
 
 
 @dataclass(frozen=True)
@@ -134,16 +137,13 @@ def play_game(
 
     # Every bot is asked with its view, the random one too: each choose call is timed.
     outcome = play_deal(state, bot_seats(bots, direct=False), faults, timing=timed)
-    closed_with = state.talon_size if state.closed_by >= 0 else 0
-    return DuelGame(
-        deal,
-        seating,
-        outcome,
-        (tuple(times[A]), tuple(times[B])),
-        state.closed_by,
-        closed_with,
-        tuple(faults),
-    )
+    moves = (tuple(times[A]), tuple(times[B]))
+    return DuelGame(deal, seating, outcome, moves, *closing_of(state), tuple(faults))
+
+
+def closing_of(state: DealState) -> tuple[int, int]:
+    """A finished deal's :attr:`DuelGame.closed_by` and :attr:`DuelGame.closed_with`."""
+    return state.closed_by, state.talon_size if state.closed_by >= 0 else 0
 
 
 def play_duel_deal(
@@ -204,15 +204,23 @@ def iter_deals(
     its own seed paths.
     """
     job = DuelJob(variant, tuple(contestants), seed)
+    for chunk in run_units(play_duel_chunk, job, deals, jobs, backend):
+        yield from chunk.deals
+
+
+def run_units(
+    kernel: Kernel[DuelJob, R], job: DuelJob, units: int, jobs: int, backend: Backend | None
+) -> Iterator[R]:
+    """The chunks of units ``0..units-1`` (deals, or matches), one unit per chunk, as the
+    backend finishes them."""
     # The platform's default start method (fork on Linux): a duel's workers start at once,
     # where a forkserver that preloads the simulator costs most of a second first.
     runner = backend or LocalBackend(max(1, jobs), multiprocessing.get_context())
-    plan = ChunkPlan([(0, deals)], first=1, max_size=1, workers=runner.workers)
+    plan = ChunkPlan([(0, units)], first=1, max_size=1, workers=runner.workers)
     # No StopFlag handler is installed: Ctrl-C is a KeyboardInterrupt here, which ends the
-    # backend's workers, and the caller reports the deals finished so far.
-    with closing(runner.run(play_duel_chunk, job, plan, StopFlag())) as chunks:
-        for chunk in chunks:
-            yield from chunk.deals
+    # backend's workers, and the caller reports the units finished so far.
+    with closing(runner.run(kernel, job, plan, StopFlag())) as chunks:
+        yield from chunks
 
 
 @dataclass(frozen=True)

@@ -127,3 +127,80 @@ def test_help_documents_the_design(runner: CliRunner) -> None:
     assert result.exit_code == 0
     text = " ".join(result.output.split())
     assert "seats swapped" in text and "Wilson" in text and "@hard" in text
+    assert "With --matches, whole matches are played instead" in text and "Bummerl" in text
+
+
+# ---------------------------------------------------------------------- --matches
+
+
+def test_deals_and_matches_together_is_one_line_and_status_2(runner: CliRunner) -> None:
+    result = runner.invoke(
+        cli, ["duel", "66", "heuristic", "random", "--deals", "5", "--matches", "2"]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "Error: --deals and --matches cannot be used together: give one of them"
+    )
+
+
+def test_matches_json_report(runner: CliRunner) -> None:
+    data = run_json(runner, "schnapsen", "heuristic", "random", "--matches", "4", "--seed", "3")
+    matches = data["matches"]
+    assert isinstance(matches, dict)
+    assert set(matches) == {"played", "games", "won", "win_rate", "deals_per_match"}
+    assert matches["played"] == 4 and matches["games"] == 8
+    won = matches["won"]
+    assert won["a"] + won["b"] + won["draws"] == 8
+    rate = matches["win_rate"]["a"]
+    assert rate["low"] <= rate["estimate"] == won["a"] / 8 <= rate["high"]
+    # The per-deal figures are over every deal of those matches: at least 4 per Bummerl of 7.
+    assert data["games"] >= 8 * 3 and data["games"] == round(
+        matches["deals_per_match"]["estimate"] * 8
+    )
+    for key in ("games_won", "win_rate", "game_points_per_deal", "time_per_move", "faults"):
+        assert key in data
+    assert data["interrupted"] is False
+
+
+def test_matches_are_reproducible_whatever_the_jobs(runner: CliRunner) -> None:
+    def key(data: dict[str, object]) -> object:
+        return data["matches"], data["games_won"], data["game_points_per_deal"]
+
+    args = ("66", "heuristic:noise=0.3", "random", "--matches", "5")
+    one = run_json(runner, *args, "--seed", "4", "--jobs", "1")
+    two = run_json(runner, *args, "--seed", "4", "--jobs", "2")
+    other = run_json(runner, *args, "--seed", "5", "--jobs", "1")
+    assert key(one) == key(two)
+    assert key(one) != key(other)
+
+
+def test_matches_table_output(runner: CliRunner) -> None:
+    result = runner.invoke(
+        cli, ["duel", "66", "heuristic", "random", "--matches", "3", "--seed", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "3 matches in every seating (6 in all)" in out
+    for words in ("matches won", "match win rate", "games won", "deals per match"):
+        assert words in out
+
+
+def test_ctrl_c_reports_the_finished_matches(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sixtysix.sim import match_duel
+
+    real = match_duel.iter_matches
+
+    def interrupted(*args: object, **kwargs: object) -> Iterator[match_duel.DuelMatch]:
+        for number, result in enumerate(real(*args, **kwargs)):  # type: ignore[arg-type]
+            if number == 2:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(match_duel, "iter_matches", interrupted)
+    result = runner.invoke(cli, ["duel", "66", "heuristic", "random", "--matches", "50", "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.output)
+    assert data["matches"]["played"] == 2 and data["matches"]["games"] == 4
+    assert data["interrupted"] is True

@@ -51,6 +51,7 @@ GLOSSARY = {
     # proper names and programs
     "sixtysix",
     "schnapsen",
+    "bummerl",  # Schnapsen's own word for its match, in both languages
     "altmışaltı",
     "bradley",
     "terry",
@@ -353,6 +354,7 @@ def test_clicks_own_errors_speak_one_language(args: list[str], lang: str) -> Non
     "args",
     [
         ["duel", "66", "random", "random:seed=2", "--deals", "3", "--seed", "1"],
+        ["duel", "66", "random", "random:seed=2", "--matches", "2", "--seed", "1"],
         ["simulate", "66", "--games", "20", "--seed", "1", "--workers", "1"],
         ["simulate", "66", "--matches", "2", "--seed", "1", "--workers", "1"],
         [

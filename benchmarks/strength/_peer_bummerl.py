@@ -1,0 +1,110 @@
+"""Bummerls against the peer (``strength_vs_schnapsen_package.py --bummerl``): whole matches to
+7 game points inside the ``schnapsen`` package's engine, our bot against its ``RdeepBot``.
+
+Their engine plays one deal at a time (``play_game``: the first bot leads, its ``rng`` only
+shuffles), so a Bummerl is a loop over deals: the first leader alternates deal by deal, as the
+dealer does in our Schnapsen match, and game points add up until a side has 7. Each Bummerl is
+played twice, our bot leading its first deal, then theirs: deal ``k`` of both is dealt from
+the same shuffle with the leaders swapped, so the same cards go to the other bot, for as long
+as both Bummerls last (the longer one's extra deals come from the same shuffles too). Every
+deal's bots are made afresh, each from its own seed (neither side sees the score).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from schnapsen.bots import RdeepBot
+from schnapsen.game import SchnapsenGamePlayEngine
+from strength_vs_schnapsen_package import Game, SixtySixPlayer, Timed, peer_variant
+
+from sixtysix.bots.levels import resolve_player
+from sixtysix.core.rng import Seed
+from sixtysix.plugins.manager import get_registry
+from sixtysix.sim.stats import mean_of, wilson
+
+#: Game points that end a Bummerl.
+BUMMERL = 7
+#: Issue 26: Bummerls won against RdeepBot(64, 8), over at least this many.
+TARGET, AT_LEAST = 0.85, 1000
+
+
+@dataclass(frozen=True)
+class Bummerl:
+    """One Bummerl in one seating: its deals, in order, and who won it."""
+
+    bummerl: int
+    #: Our bot led the first deal.
+    ours_first: bool
+    games: tuple[Game, ...]
+    #: Game points: ours, theirs.
+    totals: tuple[int, int]
+
+    @property
+    def won(self) -> bool:
+        return self.totals[0] > self.totals[1]
+
+
+def play_bummerl(
+    bummerl: int, seed: int, spec: str, samples: int, depth: int
+) -> tuple[Bummerl, Bummerl]:
+    """Bummerl ``bummerl`` twice: our bot leading its first deal, then theirs."""
+    engine = SchnapsenGamePlayEngine()
+    variant = peer_variant()
+    _, cls, params = resolve_player(spec, get_registry())
+    dealing = random.Random(f"{seed}/bummerl/{bummerl}/shuffles")
+    shuffles: list[int] = []  # deal k's shuffle seed, the same in both seatings
+    played = []
+    for g, ours_first in enumerate((True, False)):
+        bots = random.Random(f"{seed}/bummerl/{bummerl}/seating/{g}")
+        totals = [0, 0]
+        games: list[Game] = []
+        while max(totals) < BUMMERL:
+            k = len(games)
+            while len(shuffles) <= k:
+                shuffles.append(dealing.getrandbits(64))
+            ours_lead = (k % 2 == 0) == ours_first
+            bot = cls(0 if ours_lead else 1, Seed(seed).child(("bummerl", bummerl, g, k)), params)
+            mine = SixtySixPlayer(bot, variant, "sixtysix")
+            rdeep = RdeepBot(samples, depth, random.Random(bots.getrandbits(64)), name="rdeep")
+            other = Timed(rdeep, "rdeep")
+            first, second = (mine, other) if ours_lead else (other, mine)
+            winner, points, _ = engine.play_game(first, second, random.Random(shuffles[k]))
+            totals[0 if winner is mine else 1] += points
+            games.append(
+                Game(k, ours_lead, winner is mine, points, tuple(mine.times), tuple(other.times))
+            )
+        played.append(Bummerl(bummerl, ours_first, tuple(games), (totals[0], totals[1])))
+    return played[0], played[1]
+
+
+def bummerl_figures(bummerls: Sequence[Bummerl]) -> dict[str, Any]:
+    """The Bummerl figures: won, the Wilson interval, deals per Bummerl, the target."""
+    won = sum(b.won for b in bummerls)
+    rate = wilson(won, len(bummerls))
+    return {
+        "bummerls": len(bummerls) // 2,
+        "played": len(bummerls),
+        "won": won,
+        "win_rate": rate.as_json(),
+        "deals_per_bummerl": mean_of([len(b.games) for b in bummerls]).as_json(),
+        "target": TARGET,
+        "target_met": rate.value >= TARGET and len(bummerls) >= AT_LEAST,
+    }
+
+
+def bummerl_report(figures: dict[str, Any]) -> list[str]:
+    rate = figures["win_rate"]
+    if not figures["played"]:
+        return ["no Bummerl finished"]
+    verdict = "met" if figures["target_met"] else "NOT met"
+    return [
+        f"{figures['bummerls']} Bummerls x 2 seatings: ours won {figures['won']} of"
+        f" {figures['played']}: {100 * rate['value']:.1f}%"
+        f" (95% CI {100 * rate['low']:.1f}-{100 * rate['high']:.1f}%);"
+        f" target >= {100 * TARGET:.0f}% over >= {AT_LEAST}: {verdict};"
+        f" {figures['deals_per_bummerl']['value']:.2f} deals per Bummerl",
+    ]
