@@ -4,7 +4,8 @@ share = (bot's figure - the heuristic's figure against itself) / (the ceiling's 
 in games won and in game points per deal, every figure measured against the heuristic on the
 same deals. Its interval is a percentile bootstrap over deals: the deal is the independent
 unit, and the three duels were played on the very same deals, so each resample draws deals
-(with all their games) once for all three, which keeps their correlation.
+(with all their games) once for all three, which keeps their correlation. In matches, the same
+over matches (each played in every seating, on the same cards deal by deal).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sixtysix.sim.duel import A, B, DealResult
+from sixtysix.sim.match_duel import DuelMatch
 
 #: Bootstrap resamples for the interval of a share.
 RESAMPLES = 2000
@@ -22,8 +24,8 @@ CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class DealFigures:
-    """One deal's figures for A against B: the share of its games A won, and A's game points
-    per deal minus B's."""
+    """One deal's (or match's) figures for A against B: the share of its games (matches) A
+    won, and A's game points per deal minus B's."""
 
     deal: int
     won: float
@@ -36,6 +38,18 @@ def per_deal(results: Sequence[DealResult]) -> dict[int, DealFigures]:
     for r in results:
         won = sum(1 for g in r.games if g.points(A) > g.points(B)) / len(r.games)
         out[r.deal] = DealFigures(r.deal, won, r.points(A) - r.points(B))
+    return out
+
+
+def per_match(results: Sequence[DuelMatch]) -> dict[int, DealFigures]:
+    """Each match's figures, by match number: the share of its seatings' matches A won, and
+    A's game points per deal minus B's over every deal of them."""
+    out: dict[int, DealFigures] = {}
+    for r in results:
+        won = sum(1 for s in r.seatings if s.winner == A) / len(r.seatings)
+        deals = r.deal_results(0)
+        points = sum(d.points(A) - d.points(B) for d in deals) / len(deals)
+        out[r.match] = DealFigures(r.match, won, points)
     return out
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import _all_seeing
 import _share
 import ceiling
+import ladder
 import pytest
 from click.testing import CliRunner
 
@@ -33,6 +34,7 @@ from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant, deal_path, iter_deals
+from sixtysix.sim.match_duel import iter_matches
 
 
 def make(name: str) -> Variant:
@@ -271,3 +273,25 @@ def test_a_bad_bot_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> No
         ceiling.main(["66-3", "--bots", "nosuchbot"])
     assert exc.value.code == 2
     assert "nosuchbot" in capsys.readouterr().err
+
+
+def test_per_match_figures_are_the_seated_matches_won() -> None:
+    """In matches, a share is resampled by match: each match's figure is the share of its
+    seatings' matches the bot won (a made-up bot, always winning, wins all of them)."""
+    variant = make("66-3")
+    bots = [Contestant("h", HeuristicBot), Contestant("e", HeuristicBot, {"noise": "1"})]
+    matches = list(iter_matches(variant, bots, Seed(2), 2))
+    found = _share.per_match(matches)
+    assert sorted(found) == [0, 1]
+    for m in matches:
+        won = [s.winner for s in m.seatings]
+        assert found[m.match].won == pytest.approx(won.count(0) / len(won))
+    assert sum(f.won for f in found.values()) > 1  # the rule player beats a random one
+
+
+def test_a_ladder_step_is_clear_only_when_its_interval_is() -> None:
+    close = ladder.Step("hard", "medium", "matches", 100, 55, 45, 1.0, 1.0)
+    far = ladder.Step("hard", "medium", "matches", 100, 70, 28, 1.0, 1.0)
+    assert close.rate.value == pytest.approx(0.55) and not close.clear
+    assert far.clear and far.decided.value == pytest.approx(70 / 98)
+    assert far.as_json()["clear_of_half"] is True
