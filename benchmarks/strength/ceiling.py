@@ -153,6 +153,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", default="", help="bots measured, comma-separated (NAME:k=v, @level)")
     p.add_argument("--opponent", default="heuristic", help="the level measured from")
     p.add_argument("--nodes", type=int, default=None, help="the all-seeing player's nodes a move")
+    p.add_argument(
+        "--level", type=int, default=None, help="the all-seeing player's nested play-outs (1-3)"
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     return p
@@ -165,12 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         variant = reg.variant(args.variant)()
         opponent = Contestant(*resolve_player(args.opponent, reg))
+        if args.level is not None:
+            AllSeeing(0, Seed(0), {"level": str(args.level)})  # a bad level fails here
         bots = [Contestant(*resolve_player(s, reg)) for s in split_bots(args.bots)]
     except (UnknownVariantError, UnknownBotError) as exc:
         p.error(str(exc))
     if min(args.deals, args.jobs, args.nodes or 1) < 1 or args.matches < 0:
         p.error("--deals, --jobs and --nodes must be at least 1, --matches at least 0")
     nodes = {} if args.nodes is None else {"nodes": str(args.nodes)}
+    if args.level is not None:
+        nodes["level"] = str(args.level)
     plan: list[tuple[Variant, str, Contestant]] = [
         (variant, f"{opponent.label} (itself)", opponent),
         (Watched(variant), f"{CEILING} (ceiling)", Contestant(CEILING, AllSeeing, nodes)),
