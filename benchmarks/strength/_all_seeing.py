@@ -1,0 +1,219 @@
+"""A yardstick, not a player: the all-seeing player, who sees every card and searches the true
+deal, in every variant (two, three and four players).
+
+It makes each decision as the expert would if its one imagined deal were the true one: the
+project's own searches, handed the true state (hands, talon order, hidden partner) instead of a
+sampler's guesses. Two players (66, Schnapsen): the compiled alpha-beta of
+:mod:`sixtysix.bots.compiled` on the true deal, iterative deepening to the end of the deal
+within :data:`NODES` nodes, ties in solved positions broken as the expert breaks them
+(``TIE_MIX``). Three and four players: the generic alpha-beta (:mod:`sixtysix.bots.solver`)
+solves the true deal exactly once it is small (:data:`SOLVABLE_TRICKS` tricks left in hand);
+before that (the trump call, the partner call or solo, the concession, long card play) each
+action is played out to the end of the true deal by the rule player in every seat, each seat
+seeing only its own view of it, as the expert's rollouts do on its imagined deals.
+
+How it sees: :class:`Watched` wraps the duel's variant and remembers the state of the game
+being played (every driver deals through ``variant.new_deal``); :class:`AllSeeing` reads it at
+each decision and checks that it is the game of the view it was asked with. It is never
+registered as a bot: only the benchmarks construct it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from sixtysix.bots.base import Bot, int_param
+from sixtysix.bots.expert import (
+    TIE_MIX,
+    compiled_estimate,
+    compiled_search_for,
+    rollout_estimate,
+    rollout_policy,
+)
+from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
+from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.solver import EXACT, fast_copy
+from sixtysix.core.actions import ACTIONS, Action
+from sixtysix.core.deal import DealSetup
+from sixtysix.core.outcome import DealEnd, Outcome
+from sixtysix.core.rng import Seed, Stream
+from sixtysix.core.state import DealState, Phase
+from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
+
+#: Search nodes per decision (the oracle's budget, two players; the generic search's with more).
+NODES = 300_000
+#: Cards in hand up to which a three- or four-player deal is solved exactly on the true deal
+#: (one deal, not the expert's 48, so it can afford a trick more than the expert's four).
+SOLVABLE_TRICKS = 5
+
+#: Levels of nested play-outs (three and four players): in the play-outs of level 2 the seat's
+#: own later moves are level 1's, each played out by the rule player.
+LEVEL = 1
+
+#: The state of the game being played in this process (set by :class:`Watched`).
+_CURRENT: list[DealState | None] = [None]
+
+
+class Watched(Variant):
+    """The duel's variant, unchanged, except that it remembers each deal it starts.
+
+    Every attribute the wrapper does not define is the wrapped variant's, so the games are the
+    very games of the wrapped variant (the states it makes are the wrapped variant's own).
+    """
+
+    def __init__(self, inner: Variant) -> None:  # no Variant.__init__: the inner one's rules
+        self.inner = inner
+        self.options = inner.options
+        self.rules = inner.rules
+        self.match_format = inner.match_format
+
+    def __getattr__(self, attr: str) -> Any:
+        inner = self.__dict__.get("inner")
+        if inner is None:  # while unpickling, before __dict__ is filled
+            raise AttributeError(attr)
+        return getattr(inner, attr)
+
+    @property
+    def target(self) -> int:
+        return self.inner.target
+
+    def first_dealer(self, seed: Seed, path: tuple[int | str, ...] = ()) -> int:
+        return self.inner.first_dealer(seed, path)
+
+    def next_dealer(self, dealer: int) -> int:
+        return self.inner.next_dealer(dealer)
+
+    def deal(self, seed: Seed, path: tuple[int | str, ...], dealer: int) -> DealSetup:
+        return self.inner.deal(seed, path, dealer)
+
+    def new_deal(self, setup: DealSetup) -> DealState:
+        state = self.inner.new_deal(setup)
+        _CURRENT[0] = state
+        return state
+
+    def settle(self, state: DealState, end: DealEnd) -> Outcome:
+        return self.inner.settle(state, end)
+
+    def match_winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:
+        return self.inner.match_winners(totals, deals)
+
+    def summary(self) -> str:
+        return self.inner.summary()
+
+
+def watched_state(view: View) -> DealState:
+    """The true state of the game ``view`` was taken from, or RuntimeError (never a guess)."""
+    state = _CURRENT[0]
+    if (
+        state is None
+        or state.to_act != view.seat
+        or len(state.history) != len(view.history)
+        or state.dealer != view.dealer
+        or [int(a) for a in state.legal_actions()] != [int(a) for a in view.legal_actions]
+    ):
+        raise RuntimeError("all-seeing: no watched game matches this view (play it on Watched)")
+    return state
+
+
+class TrueDeal(Sampler):
+    """A "sampler" that knows: its one layout is the true deal (a fresh copy each time)."""
+
+    def __init__(self, view: View, state: DealState) -> None:  # no Sampler.__init__: no guessing
+        self.view = view
+        self.variant = state.variant
+        self.rules = view.rules
+        self.n = view.seats
+        self.seat = view.seat
+        self.count = 1
+        self.orders = 1
+        self.state = state
+
+    def sample(self, stream: Stream, check: bool = False) -> DealState:
+        return fast_copy(self.state)
+
+    def layouts(self) -> Iterator[DealState]:
+        yield fast_copy(self.state)
+
+
+class _PlaysOn(Bot):
+    """The all-seeing player one level down, for its own seat in a play-out of ``root``: the
+    play-out's true state is ``root`` with the view's later actions replayed on it."""
+
+    name = "all-seeing-below"
+    parameters: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, seat: int, root: DealState, stream: Stream, nodes: int, level: int) -> None:
+        super().__init__(seat, Seed(0))
+        self.root, self.stream, self.nodes, self.level = root, stream, nodes, level
+        self.state = fast_copy(root)
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        seen = [(seat, int(action)) for seat, action in view.history]
+        start = len(self.root.history)
+        if seen[:start] != self.root.history:
+            raise RuntimeError("all-seeing: a play-out that does not start from its root")
+        if self.state.history != seen[: len(self.state.history)]:
+            self.state = fast_copy(self.root)  # the next play-out
+        for _, action in seen[len(self.state.history) :]:
+            self.state.apply(action)
+        found = true_estimate(view, self.state, self.stream, self.nodes, self.level)
+        return ACTIONS[found.best()]
+
+
+def true_estimate(
+    view: View, state: DealState, stream: Stream, nodes: int = NODES, level: int = 1
+) -> SearchEstimate:
+    """The value of each legal action of ``view`` on the true deal ``state`` (see the module
+    doc for which search when). ``level`` 2 and more: in the play-outs, the seat's own later
+    moves are the all-seeing player's of the level below (nested play-outs), not the rule
+    player's."""
+    truth = TrueDeal(view, state)
+    budget = Budget(samples=1, nodes=nodes, depth=EXACT, enumerate_up_to=1)
+    if view.seats == 2 and view.phase == Phase.PLAY:
+        search = compiled_search_for(state.variant)
+        if search is not None:
+            return compiled_estimate(
+                view, budget, stream, truth, search, time.perf_counter, tie_mix=TIE_MIX
+            )
+    if view.phase == Phase.PLAY and len(view.hand) <= SOLVABLE_TRICKS:
+        return estimate(view, budget, stream, sampler=truth)
+    rule_players = rollout_policy(view.seats)
+    assert rule_players is not None
+    policy = list(rule_players)
+    if level > 1:
+        policy[view.seat] = _PlaysOn(view.seat, state, stream, nodes, level - 1)
+    draws = [(fast_copy(state), 1)]
+    return rollout_estimate(view, budget, stream, truth, policy, time.perf_counter, draws)
+
+
+class AllSeeing(Bot):
+    """The all-seeing player (a benchmark's cheat; never registered as a bot)."""
+
+    name = "all-seeing"
+    description = "a yardstick (benchmarks only): sees every card, searches the true deal"
+    parameters: ClassVar[Mapping[str, str]] = {
+        "nodes": f"search nodes per decision (default {NODES})",
+        "level": f"nested play-outs, three and four players (default {LEVEL}; 1: rule players)",
+        "seed": "an integer seed of its own",
+    }
+
+    def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
+        super().__init__(seat, seed, params)
+        self.nodes = int_param(self.params, "nodes", NODES)
+        self.level = int_param(self.params, "level", LEVEL, high=3)
+        self.stream = self.seed.stream(("bot", seat, self.name))
+        #: The last estimate, for tests.
+        self.last: SearchEstimate | None = None
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        self.last = true_estimate(view, watched_state(view), self.stream, self.nodes, self.level)
+        return ACTIONS[self.last.best()]

@@ -1,0 +1,234 @@
+"""The ceiling of a variant, and each bot's share of the way from the heuristic's level to it.
+
+The all-seeing player (``_all_seeing.py``: it sees every card and searches the true deal; a
+yardstick, never a registered bot) plays the heuristic on the deals and seatings of ``sixtysix
+duel VARIANT all-seeing heuristic --deals N --seed S``; each bot of ``--bots`` plays the
+heuristic on the very same deals, seatings and bot seeds, and so does the heuristic itself (its
+level: half of the games not drawn, no game points either way). Each bot's share of the way
+is (bot - heuristic) / (ceiling - heuristic), in games won and in game points per deal, with a
+95% percentile bootstrap interval over deals (the three duels resampled together, deal by
+deal). With ``--matches M`` every duel is played in whole matches instead (``sixtysix duel
+... --matches M``: each match in every seating, on the same cards deal by deal), and the share
+is in matches won, resampled by match. Ctrl-C reports the duels finished so far (exit status
+130).
+
+    python benchmarks/strength/ceiling.py 66-3 --deals 100 --seed 1 --bots expert
+    python benchmarks/strength/ceiling.py 66 --deals 200 --seed 1 --bots expert,@hard --json
+    python benchmarks/strength/ceiling.py 66-4 --matches 10 --seed 1 --bots expert
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _all_seeing import AllSeeing, Watched
+from _share import DealFigures, Share, per_deal, per_match, share_of_way
+
+from sixtysix.bots.levels import resolve_player
+from sixtysix.core.errors import UnknownBotError, UnknownVariantError
+from sixtysix.core.rng import Seed
+from sixtysix.core.variant import Variant
+from sixtysix.plugins.manager import get_registry
+from sixtysix.sim.duel import (
+    Contestant,
+    DealResult,
+    DuelSummary,
+    arrangements,
+    iter_deals,
+    summarize,
+)
+from sixtysix.sim.match_duel import DuelMatch, MatchDuelSummary, iter_matches, summarize_matches
+from sixtysix.sim.stats import Estimate
+
+CEILING = "all-seeing"
+
+
+def split_bots(text: str) -> list[str]:
+    """``expert:samples=8,margin=0,@hard`` -> ``["expert:samples=8,margin=0", "@hard"]``: a
+    comma starts a new bot unless what follows is one more ``key=value`` of the one before."""
+    bots: list[str] = []
+    for item in (p.strip() for p in text.split(",")):
+        if not item:
+            continue
+        if bots and "=" in item and ":" not in item and ":" in bots[-1]:
+            bots[-1] += "," + item
+        else:
+            bots.append(item)
+    return bots
+
+
+@dataclass(frozen=True)
+class Run:
+    """One duel against the opponent: its summary (per deal, and in matches when played in
+    matches) and its figures by deal (or by match)."""
+
+    label: str
+    summary: DuelSummary
+    units: dict[int, DealFigures]
+    matches: MatchDuelSummary | None = None
+
+
+def play(
+    variant: Variant, label: str, players: Sequence[Contestant], args: argparse.Namespace
+) -> tuple[Run, bool]:
+    """One duel, in deals or (``--matches``) in matches; whether it was interrupted (then
+    with what finished before Ctrl-C)."""
+    labels = (players[0].label, players[1].label)
+    seed = Seed(args.seed)
+    start = time.perf_counter()
+    interrupted = False
+    if args.matches:
+        matches: list[DuelMatch] = []
+        try:
+            matches.extend(iter_matches(variant, players, seed, args.matches, args.jobs))
+        except KeyboardInterrupt:
+            interrupted = True
+        seconds = time.perf_counter() - start
+        found = summarize_matches(variant.name, labels, matches, args.seed, seconds, interrupted)
+        return Run(label, found.deals, per_match(matches), found), interrupted
+    played: list[DealResult] = []
+    try:
+        played.extend(iter_deals(variant, players, seed, args.deals, args.jobs))
+    except KeyboardInterrupt:
+        interrupted = True
+    seconds = time.perf_counter() - start
+    summary = summarize(variant.name, labels, played, args.seed, seconds, interrupted)
+    return Run(label, summary, per_deal(played)), interrupted
+
+
+def percent(e: Estimate) -> str:
+    """``52.8% (48.1-57.4)``."""
+    if e.low is None or e.high is None:
+        return f"{100 * e.value:5.1f}%"
+    return f"{100 * e.value:5.1f}% ({100 * e.low:.1f}-{100 * e.high:.1f})"
+
+
+def line(run: Run) -> str:
+    """A duel's figures in one line (in matches: the matches won first)."""
+    data = run.summary.as_json()
+    rate = data["win_rate"]["a"]  # type: ignore[index]
+    gp = data["game_points_per_deal"]["difference"]  # type: ignore[index]
+    ms = data["time_per_move"]["a"]["median_ms"]  # type: ignore[index]
+    matches = ""
+    if run.matches is not None:
+        m = run.matches.win_rate[0]
+        matches = f"matches won {percent(m)} of {run.matches.games}; "
+    return (
+        f"{run.label:<24} {matches}games won {100 * rate['estimate']:5.1f}%"
+        f" ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}) of {run.summary.games},"
+        f" {gp['estimate']:+.3f} ({gp['low']:+.3f} to {gp['high']:+.3f}) game points per deal,"
+        f" {ms:.1f} ms median per move, {run.summary.seconds:.0f} s"
+    )
+
+
+def shares(run: Run, base: Run, ceiling: Run, seed: int) -> tuple[Share, Share]:
+    """The run's share of the way in games (matches) won and in game points per deal."""
+    return (
+        share_of_way(run.units, base.units, ceiling.units, "won", seed=seed),
+        share_of_way(run.units, base.units, ceiling.units, "points", seed=seed),
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    doc = __doc__ or ""
+    p = argparse.ArgumentParser(
+        description=doc.splitlines()[0],
+        epilog=doc.split("::", 1)[-1] if "::" in doc else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("variant", help="variant name or alias, as for sixtysix duel")
+    p.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
+    p.add_argument(
+        "--matches", type=int, default=0, help="play whole matches instead of --deals deals"
+    )
+    p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    p.add_argument("--bots", default="", help="bots measured, comma-separated (NAME:k=v, @level)")
+    p.add_argument("--opponent", default="heuristic", help="the level measured from")
+    p.add_argument("--nodes", type=int, default=None, help="the all-seeing player's nodes a move")
+    p.add_argument(
+        "--level", type=int, default=None, help="the all-seeing player's nested play-outs (1-3)"
+    )
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    reg = get_registry()
+    try:
+        variant = reg.variant(args.variant)()
+        opponent = Contestant(*resolve_player(args.opponent, reg))
+        if args.level is not None:
+            AllSeeing(0, Seed(0), {"level": str(args.level)})  # a bad level fails here
+        bots = [Contestant(*resolve_player(s, reg)) for s in split_bots(args.bots)]
+    except (UnknownVariantError, UnknownBotError) as exc:
+        p.error(str(exc))
+    if min(args.deals, args.jobs, args.nodes or 1) < 1 or args.matches < 0:
+        p.error("--deals, --jobs and --nodes must be at least 1, --matches at least 0")
+    nodes = {} if args.nodes is None else {"nodes": str(args.nodes)}
+    if args.level is not None:
+        nodes["level"] = str(args.level)
+    plan: list[tuple[Variant, str, Contestant]] = [
+        (variant, f"{opponent.label} (itself)", opponent),
+        (Watched(variant), f"{CEILING} (ceiling)", Contestant(CEILING, AllSeeing, nodes)),
+        *((variant, b.label, b) for b in bots),
+    ]
+    if not args.json:
+        seatings = len(arrangements(variant.seats))
+        units = f"{args.matches} matches" if args.matches else f"{args.deals} deals"
+        print(
+            f"{variant.name}: against {opponent.label}, {units}"
+            f" ({seatings} seatings each), seed {args.seed}"
+        )
+    runs: list[Run] = []
+    status = 0
+    for table, label, who in plan:
+        run, interrupted = play(table, label, (who, opponent), args)
+        runs.append(run)
+        if not args.json:
+            print(line(run), flush=True)
+            if len(runs) > 2:
+                won, points = shares(run, runs[0], runs[1], args.seed)
+                what = "matches" if args.matches else "games"
+                print(
+                    f"{'':<24} share of the way: {what} {won.text()}, game points {points.text()}"
+                )
+        if interrupted:
+            print(f"interrupted: {len(run.units)} finished of {label}", file=sys.stderr)
+            status = 130
+            break
+    if args.json:
+        print(json.dumps(report(runs, args), indent=2))
+    return status
+
+
+def report(runs: Sequence[Run], args: argparse.Namespace) -> dict[str, object]:
+    """Every duel's summary and, for the bots, their shares of the way."""
+    out: dict[str, object] = {"variant": args.variant, "seed": args.seed}
+    out["matches" if args.matches else "deals"] = args.matches or args.deals
+    out["duels"] = [
+        {"label": r.label, **(r.summary if r.matches is None else r.matches).as_json()}
+        for r in runs
+    ]
+    if len(runs) > 2:
+        found = {}
+        for run in runs[2:]:
+            won, points = shares(run, runs[0], runs[1], args.seed)
+            what = "matches" if args.matches else "games"
+            found[run.label] = {what: won.as_json(), "game_points": points.as_json()}
+        out["share_of_the_way"] = found
+    return out
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""The ladder of levels: easy < medium < hard < expert, each against the one below.
+
+Each step is a duel of ``sixtysix duel VARIANT @upper @lower``, in whole matches (``--matches
+M``: each match in every seating, on the same cards deal by deal) and in single deals
+(``--deals N``); either may be 0. For each step: the upper level's win rate with its Wilson
+95% interval, and whether the step is clear of 50%: the interval of the upper level's share of
+the decided results (draws left out, as neither side won them) lies above one half. Ctrl-C
+reports the steps finished so far (exit status 130).
+
+    python benchmarks/strength/ladder.py 66 --matches 20 --deals 0 --seed 1
+    python benchmarks/strength/ladder.py 66-3 --matches 4 --deals 20 --seed 1 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+
+from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
+from sixtysix.core.errors import UnknownVariantError
+from sixtysix.core.rng import Seed
+from sixtysix.core.variant import Variant
+from sixtysix.plugins.manager import get_registry
+from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
+from sixtysix.sim.match_duel import DuelMatch, iter_matches, summarize_matches
+from sixtysix.sim.stats import Estimate, wilson
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the ladder in one unit (matches or deals): the upper level's results."""
+
+    upper: str
+    lower: str
+    unit: str
+    results: int
+    wins: int
+    losses: int
+    seconds: float
+    median_ms: float
+
+    @property
+    def rate(self) -> Estimate:
+        return wilson(self.wins, self.results)
+
+    @property
+    def decided(self) -> Estimate:
+        """The upper level's share of the results either side won."""
+        return wilson(self.wins, self.wins + self.losses)
+
+    @property
+    def clear(self) -> bool:
+        low = self.decided.low
+        return low is not None and low > 0.5
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "upper": self.upper,
+            "lower": self.lower,
+            "unit": self.unit,
+            "results": self.results,
+            "won": self.wins,
+            "lost": self.losses,
+            "win_rate": self.rate.as_json(key="estimate"),
+            "of_decided": self.decided.as_json(key="estimate"),
+            "clear_of_half": self.clear,
+            "median_ms_upper": round(self.median_ms, 1),
+            "seconds": round(self.seconds, 1),
+        }
+
+    def text(self) -> str:
+        r = self.rate
+        d = self.decided
+        low, high = r.low or 0.0, r.high or 0.0
+        verdict = "clear of 50%" if self.clear else "NOT clear of 50%"
+        return (
+            f"{self.upper:>8} vs {self.lower:<8} {self.unit:<8} won {100 * r.value:5.1f}%"
+            f" ({100 * low:.1f}-{100 * high:.1f}) of {self.results},"
+            f" {100 * d.value:.1f}% of the {self.wins + self.losses} decided: {verdict}"
+            f" ({self.median_ms:.0f} ms median per move, {self.seconds:.0f} s)"
+        )
+
+
+def step(
+    variant: Variant, upper: str, lower: str, unit: str, count: int, seed: int, jobs: int
+) -> Step:
+    """One step, ``count`` matches or deals of ``@upper`` against ``@lower``."""
+    reg = get_registry()
+    players = [Contestant(*resolve_player(LEVEL_PREFIX + n, reg)) for n in (upper, lower)]
+    labels = (players[0].label, players[1].label)
+    start = time.perf_counter()
+    if unit == "matches":
+        matches: list[DuelMatch] = list(iter_matches(variant, players, Seed(seed), count, jobs))
+        found = summarize_matches(variant.name, labels, matches, seed)
+        results, wins, losses = found.games, found.wins, found.losses
+        times = found.deals.times[0]
+    else:
+        deals: list[DealResult] = list(iter_deals(variant, players, Seed(seed), count, jobs))
+        summary = summarize(variant.name, labels, deals, seed)
+        results, wins, losses = summary.games, summary.wins, summary.losses
+        times = summary.times[0]
+    median = 0.0 if math.isnan(times.median) else 1000 * times.median
+    seconds = time.perf_counter() - start
+    return Step(upper, lower, unit, results, wins, losses, seconds, median)
+
+
+def main(argv: list[str] | None = None) -> int:
+    doc = __doc__ or ""
+    p = argparse.ArgumentParser(
+        description=doc.splitlines()[0],
+        epilog=doc.split("::", 1)[-1] if "::" in doc else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("variant", help="variant name or alias, as for sixtysix duel")
+    p.add_argument("--matches", type=int, default=10, help="matches per step (default 10)")
+    p.add_argument("--deals", type=int, default=0, help="deals per step as well (default 0)")
+    p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
+    args = p.parse_args(argv)
+    try:
+        variant = get_registry().variant(args.variant)()
+    except UnknownVariantError as exc:
+        p.error(str(exc))
+    if args.matches < 0 or args.deals < 0 or args.matches + args.deals < 1 or args.jobs < 1:
+        p.error("--matches and --deals must be at least 0 (not both 0), --jobs at least 1")
+    names = list(LEVELS)
+    plan = [
+        (upper, lower, unit, count)
+        for lower, upper in itertools.pairwise(names)
+        for unit, count in (("matches", args.matches), ("deals", args.deals))
+        if count
+    ]
+    steps: list[Step] = []
+    status = 0
+    if not args.json:
+        print(f"{variant.name}: the levels, each against the one below, seed {args.seed}")
+    for upper, lower, unit, count in plan:
+        try:
+            found = step(variant, upper, lower, unit, count, args.seed, args.jobs)
+        except KeyboardInterrupt:
+            print(f"interrupted: {len(steps)} steps finished", file=sys.stderr)
+            status = 130
+            break
+        steps.append(found)
+        if not args.json:
+            print(found.text(), flush=True)
+    if args.json:
+        data = {"variant": variant.name, "seed": args.seed, "steps": [s.as_json() for s in steps]}
+        print(json.dumps(data, indent=2))
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
