@@ -43,10 +43,11 @@ class Estimate:
     high: float | None
 
     def as_json(self, digits: int = 4, key: str = "value") -> dict[str, float | None]:
-        """``{key: value, "low": ..., "high": ...}`` rounded (the duel names it ``estimate``)."""
+        """``{key: value, "low": ..., "high": ...}`` rounded (the duel names it ``estimate``);
+        an estimate of nothing (no games yet) is ``null``: JSON has no NaN."""
 
         def r(x: float | None) -> float | None:
-            return None if x is None else round(x, digits)
+            return None if x is None or math.isnan(x) else round(x, digits)
 
         return {key: r(self.value), "low": r(self.low), "high": r(self.high)}
 

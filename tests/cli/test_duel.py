@@ -122,6 +122,21 @@ def test_ctrl_c_reports_the_finished_deals(
     assert data["deals"] == 3 and data["games"] == 6 and data["interrupted"] is True
 
 
+def test_ctrl_c_before_any_deal_writes_valid_json(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> Iterator[duel_module.DealResult]:
+        raise KeyboardInterrupt
+        yield  # a generator, as iter_deals is
+
+    monkeypatch.setattr(duel_module, "iter_deals", interrupted)
+    result = runner.invoke(cli, ["duel", "66", "heuristic", "random", "--deals", "5", "--json"])
+    assert result.exit_code == 130
+    assert "NaN" not in result.output
+    data = json.loads(result.output, parse_constant=lambda name: pytest.fail(name))
+    assert data["deals"] == 0 and data["win_rate"]["a"]["estimate"] is None
+
+
 def test_help_documents_the_design(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["duel", "--help"])
     assert result.exit_code == 0
