@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+pytest.importorskip("gymnasium", reason="needs the rl extra")
 from gymnasium.utils.env_checker import check_env
 
 from sixtysix.bots.base import Bot

@@ -12,6 +12,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+pytest.importorskip("gymnasium", reason="needs the rl extra")
+
 from sixtysix.envs import encoder
 
 LEARNER = Path(__file__).resolve().parents[2] / "examples" / "learner"

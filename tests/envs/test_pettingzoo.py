@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+pytest.importorskip("pettingzoo", reason="needs the rl extra")
+pytest.importorskip("gymnasium", reason="needs the rl extra")
 from pettingzoo.test import api_test, seed_test
 
 from sixtysix.core.errors import OptionError, UnknownVariantError
