@@ -10,6 +10,7 @@ over matches (each played in every seating, on the same cards deal by deal).
 
 from __future__ import annotations
 
+import argparse
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -137,3 +138,16 @@ def _share_of(rows: Sequence[tuple[float, float, float]]) -> float | None:
     return share(
         sum(r[0] for r in rows) / n, sum(r[1] for r in rows) / n, sum(r[2] for r in rows) / n
     )
+
+
+def script_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A strength script's parser: its docstring's first line, its examples after ``::``, and
+    the variant argument every such script takes."""
+    text = doc or ""
+    p = argparse.ArgumentParser(
+        description=text.splitlines()[0],
+        epilog=text.split("::", 1)[-1] if "::" in text else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("variant", help="variant name or alias, as for sixtysix duel")
+    return p

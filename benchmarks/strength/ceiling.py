@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _all_seeing import AllSeeing, Watched
-from _share import DealFigures, Share, per_deal, per_match, share_of_way
+from _share import DealFigures, Share, per_deal, per_match, script_parser, share_of_way
 
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
@@ -138,13 +138,7 @@ def shares(run: Run, base: Run, ceiling: Run, seed: int) -> tuple[Share, Share]:
 
 
 def parser() -> argparse.ArgumentParser:
-    doc = __doc__ or ""
-    p = argparse.ArgumentParser(
-        description=doc.splitlines()[0],
-        epilog=doc.split("::", 1)[-1] if "::" in doc else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("variant", help="variant name or alias, as for sixtysix duel")
+    p = script_parser(__doc__)
     p.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
     p.add_argument(
         "--matches", type=int, default=0, help="play whole matches instead of --deals deals"

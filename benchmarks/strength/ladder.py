@@ -13,13 +13,17 @@ reports the steps finished so far (exit status 130).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _share import script_parser
 
 from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
 from sixtysix.core.errors import UnknownVariantError
@@ -110,13 +114,7 @@ def step(
 
 
 def main(argv: list[str] | None = None) -> int:
-    doc = __doc__ or ""
-    p = argparse.ArgumentParser(
-        description=doc.splitlines()[0],
-        epilog=doc.split("::", 1)[-1] if "::" in doc else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("variant", help="variant name or alias, as for sixtysix duel")
+    p = script_parser(__doc__)
     p.add_argument("--matches", type=int, default=10, help="matches per step (default 10)")
     p.add_argument("--deals", type=int, default=0, help="deals per step as well (default 0)")
     p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
