@@ -182,7 +182,7 @@ def render_text(view: View, episodes: Episodes, players: Sequence[str]) -> str:
     from rich.console import Console
 
     from sixtysix.i18n import Translator
-    from sixtysix.play.render import TableInfo, render_view
+    from sixtysix.play.render import TableInfo, points_shown, render_view
 
     variant = episodes.variant
     info = TableInfo(
@@ -191,8 +191,7 @@ def render_text(view: View, episodes: Episodes, players: Sequence[str]) -> str:
         totals=tuple(episodes.totals),
         target=variant.target,
         players=tuple(players),
-        show_points=not variant.rules.manual_claim
-        or bool(getattr(variant.options, "open_scores", False)),
+        show_points=points_shown(variant),
         rated=False,
         deals=variant.match_format.deals,
     )

@@ -23,6 +23,7 @@ from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
 from sixtysix.core.tricks import trick_winner
+from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.layout import COMPACT_WIDTH, Flow, phrase, words
@@ -43,11 +44,18 @@ __all__ = [
     "TableInfo",
     "card",
     "hand_order",
+    "points_shown",
     "render_choices",
     "render_view",
     "seat_points",
     "sides_known",
 ]
+
+
+def points_shown(variant: Variant) -> bool:
+    """Whether people see running points: with automatic claims, or with ``open_scores``
+    (RULES.md: manual claims are a memory game)."""
+    return not variant.rules.manual_claim or bool(getattr(variant.options, "open_scores", False))
 
 
 @dataclass(frozen=True, slots=True)

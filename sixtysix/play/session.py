@@ -45,7 +45,13 @@ from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
 from sixtysix.play.public import render_first_tricks
-from sixtysix.play.render import TableInfo, hand_order, render_choices, render_view
+from sixtysix.play.render import (
+    TableInfo,
+    hand_order,
+    points_shown,
+    render_choices,
+    render_view,
+)
 from sixtysix.play.render_outcome import (
     DealSummary,
     marriage_headline,
@@ -164,9 +170,7 @@ class Session:
     @property
     def show_points(self) -> bool:
         """Running points are public with automatic claims or ``open_scores`` (RULES.md)."""
-        return not self.variant.rules.manual_claim or bool(
-            getattr(self.variant.options, "open_scores", False)
-        )
+        return points_shown(self.variant)
 
     # ----------------------------------------------------------------- the match
 

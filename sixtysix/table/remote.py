@@ -35,7 +35,7 @@ from sixtysix.play.input import InputProblem, Kind, control_word, is_yes, parse_
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
 from sixtysix.play.public import render_first_tricks
-from sixtysix.play.render import TableInfo, hand_order, render_choices
+from sixtysix.play.render import TableInfo, hand_order, points_shown, render_choices
 from sixtysix.play.render import render_view as draw_view
 from sixtysix.play.render_outcome import marriage_headline, render_outcome
 from sixtysix.play.screen import Screen
@@ -569,9 +569,7 @@ class RemoteTable:
     def _info(self) -> TableInfo:
         variant = self.variant
         assert variant is not None
-        show_points = not variant.rules.manual_claim or bool(
-            getattr(variant.options, "open_scores", False)
-        )
+        show_points = points_shown(variant)
         # render_view writes the labels as Rich markup: a server's "[" is text, not a style
         labels = tuple("" if s == self.me else escape(p) for s, p in enumerate(self.players))
         return TableInfo(

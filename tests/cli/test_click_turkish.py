@@ -12,7 +12,9 @@ from sixtysix.i18n.click_catalog import CLICK_DOMAIN, click_text
 
 
 def run(args: list[str], lang: str | None = None) -> tuple[int, str]:
-    env = {"LANG": "C.UTF-8", "SIXTYSIX_LANG": lang or ""}
+    # The terminal's width and locale come from the test, not from whoever runs it.
+    env: dict[str, str | None] = {"LANG": "C.UTF-8", "SIXTYSIX_LANG": lang or "", "COLUMNS": "100"}
+    env |= {"LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None}
     result = CliRunner().invoke(cli, args, env=env, prog_name="sixtysix")
     return result.exit_code, result.output  # stdout and stderr as a terminal shows them
 
