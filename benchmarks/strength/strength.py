@@ -6,7 +6,7 @@ time-per-move figures depend on the machine and its load.
 
 Every figure comes from :func:`sixtysix.sim.duel.duel` (the engine behind ``sixtysix duel``):
 each deal is played in every seating on identical cards, win rates carry a 95% Wilson interval
-and game points per deal a 95% normal interval over deals. Three groups of measurements:
+and game points per deal a 95% normal interval over deals. Four groups of measurements:
 
 ``heuristic``
     the rule-based player against ``random`` in every variant (it must beat it clearly);
@@ -17,13 +17,20 @@ and game points per deal a 95% normal interval over deals. Three groups of measu
 ``targets``
     issue 6's figures for ``expert``: at least 95% of games won against ``random`` and at least
     65% against ``heuristic`` in 66 and Schnapsen, clearly ahead of ``heuristic`` with three and
-    four players, median time per move at most 100 ms (two players) and 300 ms (four).
+    four players, median time per move at most 100 ms (two players) and 300 ms (four);
+``matches``
+    issue 26's two-player figures, in whole matches (:func:`sixtysix.sim.match_duel.duel_matches`,
+    ``sixtysix duel --matches``: every match in both seatings on identical cards): ``expert``
+    wins at least 90% of the matches against ``heuristic`` in 66 and Schnapsen, at a median of
+    at most 100 ms a move. Three- and four-player shares of the way to the ceiling are
+    ``ceiling.py``'s, the ladder in matches ``ladder.py``'s.
 
 A comparison whose bot is not installed is listed as skipped. Run, for example::
 
     python benchmarks/strength/strength.py --group heuristic --deals 1000
     python benchmarks/strength/strength.py --group ladder --deals 200 --jobs 2
     python benchmarks/strength/strength.py --group targets --variant 66 --variant schnapsen --json
+    python benchmarks/strength/strength.py --group matches --matches 500 --jobs 2
 
 The exit status is 1 when a measured check fails, 0 otherwise.
 """
@@ -35,12 +42,14 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant, DuelSummary, duel
+from sixtysix.sim.match_duel import MatchDuelSummary, duel_matches
 
 ALL_VARIANTS = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
 TWO_PLAYER = ("sixtysix", "schnapsen")
@@ -56,7 +65,9 @@ class Check:
     b: str
     #: Names the requirement, and judges a summary: (passed, the figure in words).
     requirement: str
-    judge: Callable[[DuelSummary], tuple[bool, str]]
+    judge: Callable[[Any], tuple[bool, str]]  # a DuelSummary, or a MatchDuelSummary in matches
+    #: Played in whole matches (``--matches``), judged on the match summary.
+    in_matches: bool = False
 
 
 def margin_above_zero(s: DuelSummary) -> tuple[bool, str]:
@@ -89,6 +100,23 @@ def median_time_at_most(ms: float) -> Callable[[DuelSummary], tuple[bool, str]]:
         )
 
     return judge
+
+
+def matches_won_at_least(target: float) -> Callable[[MatchDuelSummary], tuple[bool, str]]:
+    def judge(s: MatchDuelSummary) -> tuple[bool, str]:
+        r = s.win_rate[0]
+        low = 100 * (r.low or 0.0)
+        high = 100 * (r.high or 0.0)
+        return r.value >= target, (
+            f"won {s.wins} of {s.games} matches, {100 * r.value:.1f}% ({low:.1f}-{high:.1f})"
+        )
+
+    return judge
+
+
+def in_matches(judge: Callable[[DuelSummary], tuple[bool, str]]) -> Callable[..., tuple[bool, str]]:
+    """A per-deal judge (the time per move) applied to a duel in matches: over all its deals."""
+    return lambda s: judge(s.deals)
 
 
 def checks(variants: Sequence[str], groups: Sequence[str]) -> list[Check]:
@@ -138,6 +166,17 @@ def checks(variants: Sequence[str], groups: Sequence[str]) -> list[Check]:
                             median_time_at_most(300),
                         )
                     )
+    if "matches" in groups:
+        for v in variants:
+            if v in TWO_PLAYER:
+                won = matches_won_at_least(0.90)
+                out.append(
+                    Check("matches", v, "expert", "heuristic", ">= 90% of matches", won, True)
+                )
+                slow = in_matches(median_time_at_most(100))
+                out.append(
+                    Check("matches", v, "expert", "heuristic", "median <= 100 ms/move", slow, True)
+                )
     return out
 
 
@@ -148,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--deals", type=int, default=200, help="deals per duel (default 200)")
+    parser.add_argument(
+        "--matches", type=int, default=500, help="matches per duel of --group matches (default 500)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument(
@@ -156,8 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--group",
         action="append",
-        choices=("heuristic", "ladder", "targets"),
-        help="repeatable; default all three",
+        choices=("heuristic", "ladder", "targets", "matches"),
+        help="repeatable; default heuristic, ladder and targets",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
@@ -167,11 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         variants = [reg.variant(v).name for v in args.variant or ALL_VARIANTS]
     except UnknownVariantError as exc:
         parser.error(str(exc))
-    done: dict[tuple[str, str, str], DuelSummary] = {}
+    done: dict[tuple[str, str, str, bool], DuelSummary | MatchDuelSummary] = {}
     rows: list[dict[str, object]] = []
     failed = False
     for check in checks(variants, groups):
-        key = (check.variant, check.a, check.b)
+        key = (check.variant, check.a, check.b, check.in_matches)
         row: dict[str, object] = {
             "group": check.group,
             "variant": check.variant,
@@ -186,16 +228,22 @@ def main(argv: list[str] | None = None) -> int:
                 ]
                 variant = reg.variant(check.variant)()
                 first, second = contestants
-                done[key] = duel(variant, first, second, args.deals, Seed(args.seed), args.jobs)
-            summary = done[key]
-            passed, figure = check.judge(summary)
+                seed = Seed(args.seed)
+                done[key] = (
+                    duel_matches(variant, first, second, args.matches, seed, args.jobs)
+                    if check.in_matches
+                    else duel(variant, first, second, args.deals, seed, args.jobs)
+                )
+            found = done[key]
+            passed, figure = check.judge(found)
+            summary = found.deals if isinstance(found, MatchDuelSummary) else found
             row.update(
                 passed=passed,
                 figure=figure,
                 deals=summary.deals,
                 games=summary.games,
                 seconds=round(summary.seconds, 1),
-                summary=summary.as_json(),
+                summary=found.as_json(),
             )
             failed |= not passed
         except UnknownBotError as exc:
@@ -210,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
     if args.json:
-        print(json.dumps({"deals": args.deals, "seed": args.seed, "results": rows}, indent=2))
+        head = {"deals": args.deals, "matches": args.matches, "seed": args.seed}
+        print(json.dumps({**head, "results": rows}, indent=2))
     return 1 if failed else 0
 
 
