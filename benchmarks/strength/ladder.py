@@ -9,6 +9,7 @@ reports the steps finished so far (exit status 130).
 
     python benchmarks/strength/ladder.py 66 --matches 20 --deals 0 --seed 1
     python benchmarks/strength/ladder.py 66-3 --matches 4 --deals 20 --seed 1 --json
+    python benchmarks/strength/ladder.py 66-4 --matches 40 --steps medium,hard --jobs 2
 """
 
 from __future__ import annotations
@@ -113,12 +114,22 @@ def step(
     return Step(upper, lower, unit, results, wins, losses, seconds, median)
 
 
+def uppers() -> list[str]:
+    """The levels that head a step: every level but the lowest."""
+    return list(LEVELS)[1:]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = script_parser(__doc__)
     p.add_argument("--matches", type=int, default=10, help="matches per step (default 10)")
     p.add_argument("--deals", type=int, default=0, help="deals per step as well (default 0)")
     p.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--steps",
+        default=",".join(uppers()),
+        help="the steps played, by their upper level, comma-separated (default all)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     args = p.parse_args(argv)
     try:
@@ -127,10 +138,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error(str(exc))
     if args.matches < 0 or args.deals < 0 or args.matches + args.deals < 1 or args.jobs < 1:
         p.error("--matches and --deals must be at least 0 (not both 0), --jobs at least 1")
-    names = list(LEVELS)
+    wanted = [n.strip().lower().removeprefix(LEVEL_PREFIX) for n in args.steps.split(",")]
+    unknown = [n for n in wanted if n not in uppers()]
+    if unknown or not wanted:
+        p.error(f"--steps names upper levels among {', '.join(uppers())}, not {args.steps!r}")
     plan = [
         (upper, lower, unit, count)
-        for lower, upper in itertools.pairwise(names)
+        for lower, upper in itertools.pairwise(LEVELS)
+        if upper in wanted
         for unit, count in (("matches", args.matches), ("deals", args.deals))
         if count
     ]

@@ -7,6 +7,7 @@ Run by ``pytest -q benchmarks/strength`` (outside the main test run, as ``test_t
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -295,3 +296,12 @@ def test_a_ladder_step_is_clear_only_when_its_interval_is() -> None:
     assert close.rate.value == pytest.approx(0.55) and not close.clear
     assert far.clear and far.decided.value == pytest.approx(70 / 98)
     assert far.as_json()["clear_of_half"] is True
+
+
+def test_the_ladder_plays_only_the_steps_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert ladder.main(["66", "--matches", "1", "--steps", "@medium", "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [(s["upper"], s["lower"], s["unit"]) for s in steps] == [("medium", "easy", "matches")]
+    with pytest.raises(SystemExit) as exc:
+        ladder.main(["66", "--steps", "easy"])
+    assert exc.value.code == 2 and "--steps names upper levels" in capsys.readouterr().err
