@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
+from sixtysix.play.terms import typed_bot_name
 from sixtysix.plugins.manager import Registry
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def opponents_for(vs: str | None, seats: int, me: int, registry: Registry) -> li
     text = (vs or default_opponent(registry)).strip()
     others = seats - 1
     specs = [s.strip() for s in text.split(";")] if ";" in text else _split(text)
+    specs = [own_name(s, registry) for s in specs]
     if len(specs) == 1:
         specs = specs * others
     if len(specs) != others:
@@ -92,6 +94,17 @@ def opponents_for(vs: str | None, seats: int, me: int, registry: Registry) -> li
     for seat in range(seats):
         out.append("" if seat == me else next(it))
     return out
+
+
+def own_name(spec: str, registry: Registry) -> str:
+    """``spec`` with a bot or level name typed in another language of the interface put as
+    the registry knows it (``@uzman:seed=3`` -> ``@expert:seed=3``); a registered bot's own
+    name is kept, whatever it means in another language."""
+    at = spec.startswith("@")
+    name, sep, params = spec.removeprefix("@").partition(":")
+    if name.strip().lower() in registry.bots:
+        return spec
+    return ("@" if at else "") + typed_bot_name(name) + sep + params
 
 
 def _split(text: str) -> list[str]:

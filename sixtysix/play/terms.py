@@ -6,6 +6,8 @@ languages, since that is also what the player types; everything said about them 
 
 from __future__ import annotations
 
+from functools import cache
+
 from sixtysix.core.actions import (
     ACTION_NAMES,
     CLAIM,
@@ -33,7 +35,7 @@ from sixtysix.core.cards import (
     marriage_points,
 )
 from sixtysix.core.outcome import Reason
-from sixtysix.i18n import N_, Translator
+from sixtysix.i18n import LANGUAGES, N_, Translator
 
 SUIT_NAMES = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
 #: One card of a suit: "a higher heart".
@@ -249,6 +251,23 @@ BOT_NAMES = {
     "random": N_("random"),
     "heuristic": N_("heuristic"),
 }
+
+
+def typed_bot_name(name: str) -> str:
+    """A computer player's name as a person may type it, in any language of the interface,
+    as the registry knows it (``uzman`` -> ``expert``, ``Rastgele`` -> ``random``); any other
+    name unchanged."""
+    return _typed_names().get(name.strip().lower(), name)
+
+
+@cache
+def _typed_names() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        tr = Translator(lang)
+        for name, message in BOT_NAMES.items():
+            out.setdefault(tr._(message).lower(), name)
+    return out
 
 
 def bot_label(tr: Translator, spec: str) -> str:

@@ -146,3 +146,18 @@ def test_opponent_specs_with_parameters_and_levels() -> None:
         easy = resolve("easy", REGISTRY)
         assert easy.cls.name == "heuristic" and easy.params.get("noise")
         assert resolve("@medium", REGISTRY).cls.name == "heuristic"
+
+
+def test_bots_and_levels_may_be_typed_in_turkish(tmp_path: Path) -> None:
+    """What the table shows in Turkish (``uzman``, ``rastgele``) can be typed back."""
+    specs = opponents_for("@Uzman:seed=3,rastgele", 3, 1, REGISTRY)
+    assert specs == ["@expert:seed=3", "", "random"]
+    assert opponents_for("kolay", 2, 0, REGISTRY) == ["", "easy"]
+    mine = Registry(bots={"zor": REGISTRY.bot("random"), "random": REGISTRY.bot("random")})
+    assert opponents_for("zor", 2, 0, mine) == ["", "zor"]  # a bot's own name is kept
+    save = tmp_path / "g.json"
+    args = ["play", "66", "--vs", "rastgele", "--seed", "2", "--lang", "tr", "--save", str(save)]
+    code, out = run(args, "çık\n")
+    assert code == 0, out
+    settings = json.loads(save.with_name("g.session.json").read_text())
+    assert settings["opponents"] == ["", "random"] and settings["level"] == "random"
