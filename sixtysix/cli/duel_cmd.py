@@ -212,6 +212,7 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     from rich.table import Table
 
     from sixtysix.core.turn import describe
+    from sixtysix.play.terms import fault_kind
     from sixtysix.sim.duel import A, B, DuelSummary
     from sixtysix.sim.match_duel import MatchDuelSummary
     from sixtysix.sim.stats import Estimate, TimeStats
@@ -297,7 +298,7 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     if any(s.faults):
         console.print(
             tr._("faults (each forfeited a game): A {a}, B {b}").format(
-                a=describe(s.faults[A]), b=describe(s.faults[B])
+                a=describe(s.faults[A], fault_kind(tr)), b=describe(s.faults[B], fault_kind(tr))
             ),
             highlight=False,
         )

@@ -288,7 +288,7 @@ def _report(
             ci(mean.low, mean.high, 1, 3),
         )
     console.print(table)
-    from sixtysix.play.terms import reason_text
+    from sixtysix.play.terms import fault_kind, reason_text
 
     reasons = Table(title=tr._("How the deals ended"))
     reasons.add_column(tr._("reason"))
@@ -300,11 +300,12 @@ def _report(
     if summary.faults:
         from sixtysix.core.turn import describe
 
+        kind = fault_kind(tr)
         console.print(
             tr._("Faults (each forfeited a deal): {faults}").format(
                 faults="; ".join(
                     tr._("seat {seat} ({bot}) {faults}").format(
-                        seat=s, bot=bot_names[s], faults=describe(summary.faults_of(s))
+                        seat=s, bot=bot_names[s], faults=describe(summary.faults_of(s), kind)
                     )
                     for s in range(summary.seats)
                     if summary.faults_of(s)

@@ -190,6 +190,7 @@ def _report(
     from rich.table import Table
 
     from sixtysix.core.turn import describe
+    from sixtysix.play.terms import fault_kind
 
     console = Console()
     note = " (" + tr._("interrupted") + ")" if report.interrupted else ""
@@ -244,7 +245,9 @@ def _report(
     if contest.tally.faults:
         console.print(
             tr._("Faults (each forfeited a game): {faults}").format(
-                faults="; ".join(f"{s.name} {describe(s.faults)}" for s in standings if s.faults)
+                faults="; ".join(
+                    f"{s.name} {describe(s.faults, fault_kind(tr))}" for s in standings if s.faults
+                )
             ),
             highlight=False,
         )

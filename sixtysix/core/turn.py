@@ -11,7 +11,7 @@ fault rule, and the driver goes on with the next deal.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import TypeVar
 
@@ -76,9 +76,10 @@ def tally(faults: Iterable[tuple[K, str]]) -> dict[K, dict[str, int]]:
     return out
 
 
-def describe(counts: Mapping[str, int]) -> str:
-    """``{"illegal": 2, "timeout": 1}`` -> ``"3 (illegal 2, timeout 1)"``; none -> ``"0"``."""
+def describe(counts: Mapping[str, int], name: Callable[[str], str] = str) -> str:
+    """``{"illegal": 2, "timeout": 1}`` -> ``"3 (illegal 2, timeout 1)"``; none -> ``"0"``.
+    ``name`` words each kind (a report in another language)."""
     total = sum(counts.values())
     if not total:
         return "0"
-    return f"{total} (" + ", ".join(f"{k} {n}" for k, n in sorted(counts.items())) + ")"
+    return f"{total} (" + ", ".join(f"{name(k)} {n}" for k, n in sorted(counts.items())) + ")"

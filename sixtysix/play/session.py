@@ -61,7 +61,7 @@ from sixtysix.play.render_outcome import (
 )
 from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import action_text, seat_name
+from sixtysix.play.terms import action_text, fault_kind, seat_name
 from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.play.undo import last_action, take_back
 
@@ -275,7 +275,8 @@ class Session:
         """Say that a player faulted and forfeits the deal (the one rule of core.faults)."""
         text = self.tr._("{who} faulted ({kind}: {detail}) and forfeits the deal.")
         who = seat_name(self.tr, fault.seat, self.me)
-        self.screen.say(text.format(who=who, kind=fault.kind, detail=fault.detail), "red")
+        kind = fault_kind(self.tr)(fault.kind)
+        self.screen.say(text.format(who=who, kind=kind, detail=fault.detail), "red")
 
     def _narrate(self, seat: int, action: int, before: View, after: View) -> None:
         narrate(self.screen, self.tr, self.me, seat, action, before, after)

@@ -6,6 +6,7 @@ languages, since that is also what the player types; everything said about them 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from sixtysix.core.actions import (
@@ -251,6 +252,21 @@ BOT_NAMES = {
     "random": N_("random"),
     "heuristic": N_("heuristic"),
 }
+
+
+#: Why a player faulted, as reports and the table word it (the names of core.faults.FaultKind).
+FAULT_KINDS = {
+    "illegal": N_("illegal"),
+    "timeout": N_("timeout"),
+    "crash": N_("crash"),
+    "closed": N_("closed"),
+    "garbage": N_("garbage"),
+}
+
+
+def fault_kind(tr: Translator) -> Callable[[str], str]:
+    """A fault kind in ``tr``'s language (``timeout`` -> ``süre aşımı``); unknown kinds as given."""
+    return lambda kind: tr._(FAULT_KINDS[kind]) if kind in FAULT_KINDS else kind
 
 
 def typed_bot_name(name: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -221,6 +222,22 @@ def test_simulate_counts_exec_faults_in_summary_rows_and_json(tmp_path: Path) ->
         assert row["game_points"] == [0, FORFEIT_POINTS]
     shown = CliRunner().invoke(cli, ["simulate", "66", "--bots", bots, "--games", "8"])
     assert shown.exit_code == 0 and "Faults (each forfeited a deal): seat 0" in shown.output
+    assert re.search(r"garbage \d", shown.output)
+
+
+@pytest.mark.parametrize("command", ["simulate", "duel", "tournament"])
+def test_fault_kinds_are_reported_in_the_commands_language(tmp_path: Path, command: str) -> None:
+    bad = faulty(tmp_path, 5)
+    args = {
+        "simulate": ["--bots", f"{bad},first", "--games", "8"],
+        "duel": [bad, "first", "--deals", "4"],
+        "tournament": ["--bots", f"{bad},first", "--deals", "2"],
+    }[command]
+    env = {"COLUMNS": "200", "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None}
+    shown = CliRunner().invoke(cli, [command, "66", *args, "--seed", "1", "--lang", "tr"], env=env)
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.output.split())
+    assert re.search(r"bozuk ileti \d", text) and not re.search(r"garbage \d", text), text
 
 
 def test_tournament_counts_an_exec_bots_faults(tmp_path: Path) -> None:
