@@ -179,7 +179,9 @@ class _LocalizedHelp(_Reporting):
 
     @contextmanager
     def _translated(self, ctx: click.Context) -> Iterator[None]:
-        tr = translator(ctx.meta.get(_META_KEY))
+        # ``--help --lang tr``: --help ends the parse before --lang's callback has run, but
+        # the language read from the arguments beforehand (make_context) is already set.
+        tr = translator(ctx.meta.get(_META_KEY) or click_catalog.language())
         saved_help = self.help
         saved = [(p, getattr(p, "help", None)) for p in self._options(ctx)]
         try:

@@ -78,7 +78,7 @@ def play(
     move_timeout: float,
 ) -> None:
     """Play VARIANT in the terminal: you take one seat, computer players the others, for a
-    whole match to the target.
+    whole match (to the target, or as the rules' match option says).
 
     Type a card to play it (as, 10h, Q♥ or its number in your hand), a move in the notation
     of the records (marry H, close, trump S, partner AD, solo...), ? for help, hint for the

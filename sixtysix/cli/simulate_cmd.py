@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     "--matches",
     type=bounded(),
     default=None,
-    help="Play this many whole matches (to the target) instead of single deals.",
+    help="Play this many whole matches (to the target, or as the rules' match option says) instead"
+    " of single deals.",
 )
 @click.option(
     "--seed",

@@ -32,6 +32,14 @@ def test_help_headings_and_defaults_in_turkish() -> None:
     assert "Komutlar:" in out and "Commands:" not in out
 
 
+@pytest.mark.parametrize("order", [["--lang", "tr", "--help"], ["--help", "--lang", "tr"]])
+def test_help_is_turkish_wherever_lang_stands(order: list[str]) -> None:
+    code, out = run(["simulate", *order])
+    assert code == 0 and out.startswith("Kullanım:")
+    flat = " ".join(out.split())
+    assert "Tek tek dağıtımlar yerine" in flat and "instead of single deals" not in flat
+
+
 def test_the_same_process_switches_back_to_english() -> None:
     run(["play", "--lang", "tr", "--help"])
     code, out = run(["play", "--lang", "en", "--help"])
