@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
@@ -80,7 +81,7 @@ def summary_line(
     """The duel's summary in one line: ``what`` (who played whom), the first bot's games won
     with their interval, game points per deal over the second, and its median time a move."""
     labels = (contestants[0].label, contestants[1].label)
-    data = summarize(variant.name, labels, played, args.seed, seconds).as_json()
+    data: dict[str, Any] = summarize(variant.name, labels, played, args.seed, seconds).as_json()
     rate = data["win_rate"]["a"]
     gp = data["game_points_per_deal"]["difference"]
     ms = data["time_per_move"]["a"]["median_ms"]

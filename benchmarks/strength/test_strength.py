@@ -1,10 +1,13 @@
-"""``strength.py``'s checks: which duels each group plays, and how the match targets judge.
+"""``strength.py``'s checks (which duels each group plays, how the match targets judge) and
+``match_odds.py``'s model of matches.
 
 Run by ``pytest -q benchmarks/strength`` (outside the main test run, as ``test_ceiling.py``).
 """
 
 from __future__ import annotations
 
+import match_odds
+import pytest
 import strength
 
 from sixtysix.bots.levels import resolve_player
@@ -34,3 +37,24 @@ def test_a_match_target_is_judged_on_the_seated_matches() -> None:
     assert not strength.matches_won_at_least(share + 0.01)(summary)[0]
     slow, text = strength.in_matches(strength.median_time_at_most(1e9))(summary)
     assert slow and text.startswith("median ")
+
+
+def test_the_match_model_on_cases_worked_by_hand() -> None:
+    one = {1: 10}
+    assert match_odds.match_rate(0.3, one, 1) == pytest.approx(0.3)
+    # to 2 by single points: win both, or one of the first two and then the third
+    assert match_odds.match_rate(0.6, one, 2) == pytest.approx(0.6**2 + 2 * 0.6 * 0.4 * 0.6)
+    spread = {1: 55, 2: 38, 3: 7}
+    assert match_odds.match_rate(0.5, spread, 7) == pytest.approx(0.5)  # even deals, even odds
+    rates = [match_odds.match_rate(p, spread, 7) for p in (0.55, 0.65, 0.75)]
+    assert rates == sorted(rates) and rates[0] > 0.55  # a match magnifies a per-deal edge
+    need = match_odds.rate_needed(0.9, spread, 7)
+    assert match_odds.match_rate(need, spread, 7) == pytest.approx(0.9, abs=1e-6)
+
+
+def test_the_match_model_reads_the_duels_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert match_odds.main(["66", "heuristic", "random", "--deals", "6", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "12 games decided" in out and "<- the duel's" in out and "of the deals" in out
+    with pytest.raises(SystemExit):
+        match_odds.main(["66-3", "heuristic", "random"])
