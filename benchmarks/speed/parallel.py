@@ -33,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from sixtysix.bots.random_bot import RandomBot
@@ -154,24 +155,16 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for title, job, games in cases:
             print(f"\n{title}, {games:,} games")
-            base = best(lambda job=job, games=games: raw(job, games), args.repeat)
-            one = best(
-                lambda job=job, games=games: run(job, games, LocalBackend(1), args.out), args.repeat
-            )
-            pool = best(
-                lambda job=job, games=games: run(job, games, LocalBackend(workers), args.out),
-                args.repeat,
-            )
+            base = best(partial(raw, job, games), args.repeat)
+            one = best(partial(run, job, games, LocalBackend(1), args.out), args.repeat)
+            pool = best(partial(run, job, games, LocalBackend(workers), args.out), args.repeat)
             rows = [
                 ("raw single process", base),
                 ("simulator, 1 worker", one),
                 (f"local pool, {workers} workers", pool),
             ]
             if ray_backend is not None:
-                assert ray_backend is not None
-                on_ray = best(
-                    lambda job=job, games=games: run(job, games, ray_backend, args.out), args.repeat
-                )
+                on_ray = best(partial(run, job, games, ray_backend, args.out), args.repeat)
                 rows.append((f"ray (local, {workers} CPUs)", on_ray))
             print(
                 f"  {'':<28}{'games/s':>12}{'wall s':>9}{'CPU us/game':>13}{'vs raw':>9}"

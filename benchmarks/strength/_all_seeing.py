@@ -29,10 +29,10 @@ from sixtysix.bots.expert import (
     TIE_MIX,
     compiled_estimate,
     compiled_search_for,
-    rollout_estimate,
     rollout_policy,
 )
 from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
+from sixtysix.bots.rollouts import rollout_estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, fast_copy
 from sixtysix.core.actions import ACTIONS, Action

@@ -16,6 +16,7 @@ which is then an honest one. :class:`Told` does both for a bot in the games of a
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import ClassVar
 
 import sixtysix.bots.expert as expert
 from sixtysix.bots.base import Bot
@@ -80,7 +81,8 @@ class ToldSampler(Sampler):
 
 def install() -> None:
     """Make the expert draw its deals from :class:`ToldSampler` (in this process)."""
-    expert.Sampler = ToldSampler  # type: ignore[misc]
+    # The name the expert looks up at each decision, rebound in the expert's own namespace.
+    vars(expert)["Sampler"] = ToldSampler
 
 
 #: The duel's deals, per (variant, seed), as far as looked for: ``(dealer, hands, setup)``.
@@ -99,7 +101,7 @@ class Told(Bot):
 
     name = "told"
     description = "a yardstick: the bot named by 'bot' told the opponent's hand (benchmarks)"
-    parameters: Mapping[str, str] = {
+    parameters: ClassVar[Mapping[str, str]] = {
         "bot": "the measured bot, as for sixtysix duel (NAME:k=v or @level)",
         "variant": "the duel's variant",
         "duel_seed": "the duel's master seed",

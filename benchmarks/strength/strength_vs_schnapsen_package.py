@@ -57,7 +57,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
@@ -299,7 +299,7 @@ def check_view(
         assert mine == said, f"known opponent cards disagree: {mine} != {said}"
 
 
-class SixtySixPlayer(PeerBot):
+class SixtySixPlayer(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped peer package)
     """One of our bots as a player of the ``schnapsen`` package."""
 
     def __init__(self, bot: Bot, variant: Schnapsen, name: str, told: bool = False) -> None:
@@ -336,7 +336,7 @@ class SixtySixPlayer(PeerBot):
 
 def opponent_hand(perspective: PlayerPerspective) -> int:
     """The opponent's hand, from their hidden state: for ``--told`` only, never for a bot."""
-    state = perspective._PlayerPerspective__get_opponent_bot_state()  # type: ignore[attr-defined]
+    state = perspective._PlayerPerspective__get_opponent_bot_state()
     return mask_of(ours(card) for card in state.hand)
 
 
@@ -363,7 +363,7 @@ def after_marriage(view: View, action: Action) -> View:
     )
 
 
-class Timed(PeerBot):
+class Timed(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped peer package)
     """Their bot, timed per move."""
 
     def __init__(self, inner: PeerBot, name: str) -> None:
@@ -442,6 +442,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     done: list[Any] = []  # per deal (or Bummerl), its two seatings
     interrupted = False
     jobs = max(1, args.jobs)
+    fn: Callable[..., tuple[Any, Any]]  # play_bummerl or play_deal: one unit's two seatings
+    extra: tuple[bool, ...]
     if args.bummerl:
         from _peer_bummerl import play_bummerl
 

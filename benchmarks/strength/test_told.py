@@ -17,6 +17,7 @@ import sixtysix.bots.expert as expert
 import sixtysix.core.view as view_module
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.sampling import Sampler
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -69,7 +70,7 @@ def test_told_tells_the_measured_bot_the_true_hand_at_each_of_its_decisions(
 ) -> None:
     """In a duel's game, :class:`_told.Told` finds its deal and tells the opponent's true hand
     before each of its bot's decisions (and nothing after); the game is the duel's own."""
-    monkeypatch.setattr(expert, "Sampler", expert.Sampler)  # Told installs its sampler
+    monkeypatch.setattr(expert, "Sampler", Sampler)  # Told installs its sampler
     truth: list[int] = []
     told: list[int | None] = []
     make_view = view_module.make_view

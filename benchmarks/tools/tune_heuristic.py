@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import time
 
 from sixtysix.bots.base import parse_bot_spec
@@ -59,6 +60,8 @@ def play(
         jobs,
     )
     margin = summary.margin
+    if margin.low is None or margin.high is None:  # under two deals: no error, so nothing is kept
+        return margin.value, math.nan, summary.win_rate[0].value
     se = (margin.high - margin.low) / (2 * 1.959964)
     return margin.value, se, summary.win_rate[0].value
 
