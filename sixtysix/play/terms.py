@@ -35,6 +35,7 @@ from sixtysix.core.cards import (
     card_id,
     marriage_points,
 )
+from sixtysix.core.faults import FaultKind
 from sixtysix.core.outcome import Reason
 from sixtysix.i18n import LANGUAGES, N_, Translator
 
@@ -254,13 +255,13 @@ BOT_NAMES = {
 }
 
 
-#: Why a player faulted, as reports and the table word it (the names of core.faults.FaultKind).
-FAULT_KINDS = {
-    "illegal": N_("illegal"),
-    "timeout": N_("timeout"),
-    "crash": N_("crash"),
-    "closed": N_("closed"),
-    "garbage": N_("garbage"),
+#: Why a player faulted, as reports and the table word it.
+FAULT_KINDS: dict[str, str] = {
+    FaultKind.ILLEGAL: N_("illegal"),
+    FaultKind.TIMEOUT: N_("timeout"),
+    FaultKind.CRASH: N_("crash"),
+    FaultKind.CLOSED: N_("closed"),
+    FaultKind.GARBAGE: N_("garbage"),
 }
 
 

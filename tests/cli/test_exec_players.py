@@ -225,6 +225,16 @@ def test_simulate_counts_exec_faults_in_summary_rows_and_json(tmp_path: Path) ->
     assert re.search(r"garbage \d", shown.output)
 
 
+def test_every_fault_kind_has_its_words() -> None:
+    from sixtysix.core.faults import FaultKind
+    from sixtysix.i18n import Translator
+    from sixtysix.play.terms import FAULT_KINDS, fault_kind
+
+    assert set(FAULT_KINDS) == set(FaultKind)
+    turkish = fault_kind(Translator("tr"))
+    assert all(turkish(k) != k for k in FaultKind) and turkish("other") == "other"
+
+
 @pytest.mark.parametrize("command", ["simulate", "duel", "tournament"])
 def test_fault_kinds_are_reported_in_the_commands_language(tmp_path: Path, command: str) -> None:
     bad = faulty(tmp_path, 5)
