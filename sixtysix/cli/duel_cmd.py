@@ -296,9 +296,10 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
             highlight=False,
         )
     if any(s.faults):
+        kind = fault_kind(tr)
         console.print(
             tr._("faults (each forfeited a game): A {a}, B {b}").format(
-                a=describe(s.faults[A], fault_kind(tr)), b=describe(s.faults[B], fault_kind(tr))
+                a=describe(s.faults[A], kind), b=describe(s.faults[B], kind)
             ),
             highlight=False,
         )

@@ -164,6 +164,14 @@ class _Reporting(click.Command):
                 raise click.UsageError(message)
             return super().make_context(info_name, args, parent, **extra)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # ``--help --lang tr``: the eager --help ends the parse before --lang's callback runs,
+        # so this command line's language is remembered before parsing starts.
+        lang = lang_in_args(args)
+        if lang is not None:
+            ctx.meta.setdefault(_META_KEY, lang)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         with _reported():
             return super().invoke(ctx)
@@ -179,9 +187,7 @@ class _LocalizedHelp(_Reporting):
 
     @contextmanager
     def _translated(self, ctx: click.Context) -> Iterator[None]:
-        # ``--help --lang tr``: --help ends the parse before --lang's callback has run, but
-        # the language read from the arguments beforehand (make_context) is already set.
-        tr = translator(ctx.meta.get(_META_KEY) or click_catalog.language())
+        tr = translator(ctx.meta.get(_META_KEY))
         saved_help = self.help
         saved = [(p, getattr(p, "help", None)) for p in self._options(ctx)]
         try:

@@ -37,7 +37,7 @@ from sixtysix.core.cards import (
 )
 from sixtysix.core.faults import FaultKind
 from sixtysix.core.outcome import Reason
-from sixtysix.i18n import LANGUAGES, N_, Translator
+from sixtysix.i18n import LANGUAGES, N_, Translator, translator
 
 SUIT_NAMES = (N_("clubs"), N_("diamonds"), N_("hearts"), N_("spades"))
 #: One card of a suit: "a higher heart".
@@ -281,7 +281,7 @@ def typed_bot_name(name: str) -> str:
 def _typed_names() -> dict[str, str]:
     out: dict[str, str] = {}
     for lang in LANGUAGES:
-        tr = Translator(lang)
+        tr = translator(lang)
         for name, message in BOT_NAMES.items():
             out.setdefault(tr._(message).lower(), name)
     return out
