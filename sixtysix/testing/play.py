@@ -85,7 +85,8 @@ def consistent_redeal(
     variant: Variant, state: DealState, seat: int, seed: Seed, tries: int = 12
 ) -> DealSetup | None:
     """The deal of ``state`` with the cards ``seat`` cannot see dealt differently, such that
-    every action so far is still legal (the first of ``tries`` permutations that is), or None.
+    every action so far is still legal and the deal is still under way exactly when ``state``
+    is (the first of ``tries`` permutations that is), or None.
     """
     for k in range(tries):
         other = redeal_unseen(state, seat, seed, k)
@@ -97,5 +98,7 @@ def consistent_redeal(
                 alt.apply(action)
         except IllegalActionError:
             continue  # the permutation broke what play revealed (a void): try another
+        if alt.is_over != state.is_over:
+            continue  # the deal would have ended otherwise (a side at 66 with a hidden partner)
         return other
     return None

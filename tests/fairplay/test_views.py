@@ -21,7 +21,7 @@ from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.simulate import BotSpec, play_game
 from sixtysix.testing.bot_checks import snapshot
-from sixtysix.testing.play import consistent_redeal, play_random, random_deal
+from sixtysix.testing.play import consistent_redeal, play_random, random_deal, redeal_unseen
 from tests.fairplay.cheaters import RulesMutator, RulesReferrerReader
 
 VARIANTS = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
@@ -164,3 +164,28 @@ def test_the_hidden_partner_is_nowhere_in_a_view() -> None:
             assert snapshot(alt.view(seat)) == snapshot(view)
             changed_partner += alt.partner != state.partner
     assert changed_partner > 0
+
+
+@pytest.mark.parametrize("number", [1146, 3510, 3722, 3782])
+def test_a_redeal_that_would_have_ended_the_deal_is_not_offered(number: int) -> None:
+    """In four-player 66 a side at 66 ends the deal, and its members are hidden: dealing the
+    unseen cards so that the side differs can end the deal where play went on. Such a redeal
+    contradicts what play showed, so the consistent redeal passes over it.
+
+    The numbers are positions where the first permutation tried does end the deal."""
+    v = variant("sixtysix-4")
+    state = random_deal(v, Seed(7), number)
+    play_random(state, Seed(7).stream(("play", number)), stop=12 + number % 20)
+    seat = number % v.seats
+    first = redeal_unseen(state, seat, Seed(number), 0)
+    assert not state.is_over and first is not None
+    alt = v.new_deal(first)
+    for _, action in state.history:
+        alt.apply(action)
+    assert alt.is_over
+    other = consistent_redeal(v, state, seat, Seed(number))
+    assert other is not None and other != first
+    alt = v.new_deal(other)
+    for _, action in state.history:
+        alt.apply(action)
+    assert not alt.is_over and alt.view(seat) == state.view(seat)
