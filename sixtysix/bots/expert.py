@@ -41,11 +41,12 @@ on deals weighed by how well each explains everyone's calls and play so far unde
 player's policy (:mod:`sixtysix.bots.multi_inference`): a declarer who named hearts most
 likely holds them, a partner's lead says what it lacks.
 
-**The margin** (two players). Where the values are estimates (searched, played out or blended),
-the move the rule player would make is kept unless the values rate another at least ``margin``
-game points higher (:data:`MARGIN`; the rule player of :data:`ADVISOR_WEIGHTS`): each imagined
-deal is searched face up, which flatters plans that need the hidden cards to lie just so, and
-the rule player's move is the sound default. What each setting measured is in
+**The margin** (two players; with three or four only when given). Where the values are
+estimates (searched, played out or blended), the move the rule player would make is kept
+unless the values rate another at least ``margin`` game points higher (:data:`MARGIN`; the
+rule player of :data:`ADVISOR_WEIGHTS`): each imagined deal is searched face up, which
+flatters plans that need the hidden cards to lie just so, and the rule player's move is the
+sound default. What each setting measured is in
 ``docs/benchmarks.md`` ("The expert's settings").
 
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
@@ -79,6 +80,7 @@ from sixtysix.bots.pimc import (
 )
 from sixtysix.bots.rollouts import (
     GENERIC_SHARE,
+    SOLVABLE_TRICKS,
     Policy,
     needs_rollouts,
     rollout_estimate,
@@ -110,6 +112,8 @@ CANDIDATES = 3
 #: players; see the module doc): smaller overrules measured as noise (``docs/benchmarks.md``,
 #: "Do the overrules pay?").
 MARGIN = 0.3
+#: The margin with three or four players: 0, the play-outs decide alone.
+TABLE_MARGIN = 0.0
 #: Cards in a deck of Schnapsen's shape: the games whose rule player differs.
 SMALL_DECK = 20
 #: Prior probability that the other seat plays at random (two players, compiled search).
@@ -424,7 +428,8 @@ class ExpertBot(PimcBot):
         ),
         "margin": (
             f"game points by which the values must beat the rule player's move to play another"
-            f" while values are estimates (two players; default {MARGIN}; 0: the search alone)"
+            f" while values are estimates (default {MARGIN} with two players, {TABLE_MARGIN:g}"
+            f" with three or four; 0: the search alone)"
         ),
         "fitted": (
             "1: the margin defers to the rule player with weights fitted to the game's shape"
@@ -454,6 +459,10 @@ class ExpertBot(PimcBot):
             f" explains the other seats' calls and play (default {TABLE_CANDIDATES}; 1: no"
             f" reading)"
         ),
+        "endgame": (
+            f"cards in hand up to which each imagined deal is solved exactly instead of played"
+            f" out, with three or four players (default {SOLVABLE_TRICKS[1]})"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -464,6 +473,7 @@ class ExpertBot(PimcBot):
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self.margin = float_param(self.params, "margin", MARGIN)
+        self.table_margin = float_param(self.params, "margin", TABLE_MARGIN)
         self.random_prior = probability_param(self.params, "random", RANDOM_PRIOR)
         self.tie_mix = probability_param(self.params, "tie", TIE_MIX)
         fitted = int_param(self.params, "fitted", 1, low=0)
@@ -496,6 +506,7 @@ class ExpertBot(PimcBot):
                 self.budget.samples if "samples" in self.params else TABLE_CALLS,
             ),
             candidates=int_param(self.params, "read", TABLE_CANDIDATES),
+            endgame=int_param(self.params, "endgame", SOLVABLE_TRICKS[1], low=0),
         )
 
     def choose(self, view: View) -> Action:
@@ -533,9 +544,10 @@ class ExpertBot(PimcBot):
         # Once every deal is solved to its end the values are final scores, not estimates:
         # the search decides (ties broken by the opponent's chances to err).
         estimated = not self.last.solved
-        if view.seats == 2 and self.margin > 0 and estimated:
+        margin = self.margin if view.seats == 2 else self.table_margin
+        if margin > 0 and estimated:
             advice = int(decide(view, weights))
-            if self.last.values[best] < self.last.values[advice] + self.margin:
+            if self.last.values[best] < self.last.values[advice] + margin:
                 best = advice
         return ACTIONS[best]
 

@@ -35,14 +35,16 @@ def talon_open(view: View) -> bool:
     return view.talon_size > 0 and view.closed_by is None
 
 
-def needs_rollouts(view: View) -> bool:
-    """Whether a position is too large to solve on each sampled deal within a move."""
+def needs_rollouts(view: View, solvable: int | None = None) -> bool:
+    """Whether a position is too large to solve on each sampled deal within a move: a call,
+    an open talon, or more than ``solvable`` cards in hand (default :data:`SOLVABLE_TRICKS`)."""
     if view.phase != Phase.PLAY:
         return True  # a trump or partner call: the whole deal lies ahead
     if talon_open(view):
         return True  # an open talon: a dozen tricks and unknown draws
-    limit = SOLVABLE_TRICKS[0] if view.seats == 2 else SOLVABLE_TRICKS[1]
-    return len(view.hand) > limit
+    if solvable is None:
+        solvable = SOLVABLE_TRICKS[0] if view.seats == 2 else SOLVABLE_TRICKS[1]
+    return len(view.hand) > solvable
 
 
 def rollout_estimate(

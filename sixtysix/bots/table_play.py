@@ -12,7 +12,13 @@ from dataclasses import dataclass, replace
 
 from sixtysix.bots.multi_inference import weighted_table_deals
 from sixtysix.bots.pimc import Budget, Clock, SearchEstimate, estimate
-from sixtysix.bots.rollouts import GENERIC_SHARE, Policy, needs_rollouts, rollout_estimate
+from sixtysix.bots.rollouts import (
+    GENERIC_SHARE,
+    SOLVABLE_TRICKS,
+    Policy,
+    needs_rollouts,
+    rollout_estimate,
+)
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT
 from sixtysix.core.actions import CONCEDE
@@ -36,6 +42,8 @@ class Table:
     #: Deals drawn per deal kept when weighing them by the other seats' calls and play
     #: (1: no reading, the deals are drawn uniformly).
     candidates: int = TABLE_CANDIDATES
+    #: Cards in hand up to which each deal is solved by alpha-beta instead of played out.
+    endgame: int = SOLVABLE_TRICKS[1]
 
 
 def is_call(view: View) -> bool:
@@ -76,6 +84,6 @@ def table_estimate(
         table.candidates,
         list(sampler.layouts()) if small else None,
     )
-    if needs_rollouts(view) and not small:
+    if needs_rollouts(view, table.endgame) and not small:
         return rollout_estimate(view, budget, stream, sampler, policy, clock, draws)
     return estimate(view, budget, stream, clock=clock, sampler=sampler, draws=draws)

@@ -252,3 +252,61 @@ def test_without_reading_and_with_as_many_deals_a_call_the_expert_values_as_befo
     before = expert_estimate(view, budget, Seed(2).stream(("e",)), policy=policy)
     after = expert_estimate(view, budget, Seed(2).stream(("e",)), policy=policy, table=plain)
     assert before == after
+
+
+def at_hand_size(variant: Variant, seed: int, cards_left: int) -> DealState:
+    """A deal played on by the rule player until the seat to act has a choice with
+    ``cards_left`` cards in hand."""
+    rnd = random.Random(seed)
+    for _ in range(50):
+        state = variant.new_deal(variant.deal(Seed(rnd.getrandbits(32)), ("t",), 0))
+        bots = rule_model(variant.seats)
+        while not state.is_over:
+            view = state.view(state.to_act)
+            if (
+                view.phase == Phase.PLAY
+                and len(view.hand) == cards_left
+                and len(view.legal_actions) > 1
+            ):
+                return state
+            state.apply(bots[state.to_act].choose(view))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("name", ["sixtysix-3", "sixtysix-4"])
+def test_endgames_are_solved_up_to_the_endgame_size(name: str) -> None:
+    v = make(name, {})
+    four, five = at_hand_size(v, 3, 4), at_hand_size(v, 3, 5)
+    methods = {}
+    for label, state, params in [
+        ("four", four, {}),
+        ("five", five, {}),
+        ("four, endgame 3", four, {"endgame": "3"}),
+        ("five, endgame 5", five, {"endgame": "5"}),
+    ]:
+        bot = ExpertBot(state.to_act, Seed(9), {**LIGHT, **params})
+        assert bot.choose(state.view(state.to_act)) in state.legal_actions()
+        assert bot.last is not None
+        methods[label] = bot.last.method
+    assert methods["four"] != "rollouts" and methods["five, endgame 5"] != "rollouts"
+    assert methods["five"] == "rollouts" == methods["four, endgame 3"]
+
+
+def test_the_margin_keeps_the_rule_players_move_at_a_table_unless_beaten() -> None:
+    from sixtysix.bots.heuristic import decide
+
+    v = make("sixtysix-3", {})
+    changed = 0
+    for seed in range(12):
+        state = at_hand_size(v, seed, 7)
+        view = state.view(state.to_act)
+        plain = ExpertBot(state.to_act, Seed(9), LIGHT)
+        wary = ExpertBot(state.to_act, Seed(9), {**LIGHT, "margin": "0.5"})
+        choice, careful = plain.choose(view), wary.choose(view)
+        assert plain.last is not None and wary.last is not None
+        values, advice = plain.last.values, decide(view)
+        assert wary.last.values == values  # the same deals, valued alike
+        beaten = values[int(choice)] >= values[int(advice)] + 0.5
+        assert careful == (choice if beaten else advice)
+        changed += careful != choice
+    assert changed > 0  # the margin changed some choices

@@ -58,6 +58,7 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "crowd",
                 "calls",
                 "read",
+                "endgame",
                 "tie",
                 "fitted",
                 "open",
