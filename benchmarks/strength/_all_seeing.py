@@ -12,6 +12,11 @@ before that (the trump call, the partner call or solo, the concession, long card
 action is played out to the end of the true deal by the rule player in every seat, each seat
 seeing only its own view of it, as the expert's rollouts do on its imagined deals.
 
+With ``sees=calls`` it looks at the true deal only for the calls (:func:`is_call`: naming trump,
+a partner's ace or solo, the declarer's concession before the first card) and plays as the rule
+player elsewhere; with ``sees=play``, the other way round. The two split the ceiling's edge
+between what seeing the cards is worth at the calls and in the card play.
+
 How it sees: :class:`Watched` wraps the duel's variant and remembers the state of the game
 being played (every driver deals through ``variant.new_deal``); :class:`AllSeeing` reads it at
 each decision and checks that it is the game of the view it was asked with. It is never
@@ -31,12 +36,15 @@ from sixtysix.bots.expert import (
     compiled_search_for,
     rollout_policy,
 )
+from sixtysix.bots.heuristic import decide
 from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
 from sixtysix.bots.rollouts import rollout_estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, fast_copy
+from sixtysix.bots.table_play import is_call
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.deal import DealSetup
+from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
@@ -52,6 +60,10 @@ SOLVABLE_TRICKS = 5
 #: Levels of nested play-outs (three and four players): in the play-outs of level 2 the seat's
 #: own later moves are level 1's, each played out by the rule player.
 LEVEL = 1
+
+#: Where the all-seeing player looks at the true deal (``sees``): everywhere, only for the calls,
+#: or only in the card play (the rule player's moves elsewhere).
+SEES = ("all", "calls", "play")
 
 #: The state of the game being played in this process (set by :class:`Watched`).
 _CURRENT: list[DealState | None] = [None]
@@ -200,6 +212,8 @@ class AllSeeing(Bot):
     parameters: ClassVar[Mapping[str, str]] = {
         "nodes": f"search nodes per decision (default {NODES})",
         "level": f"nested play-outs, three and four players (default {LEVEL}; 1: rule players)",
+        "sees": "where it sees the true deal: all (default), calls or play (the rule player's"
+        " moves elsewhere)",
         "seed": "an integer seed of its own",
     }
 
@@ -207,6 +221,9 @@ class AllSeeing(Bot):
         super().__init__(seat, seed, params)
         self.nodes = int_param(self.params, "nodes", NODES)
         self.level = int_param(self.params, "level", LEVEL, high=3)
+        self.sees = self.params.get("sees", SEES[0])
+        if self.sees not in SEES:
+            raise UnknownBotError(f"sees must be one of {', '.join(SEES)}, not {self.sees!r}")
         self.stream = self.seed.stream(("bot", seat, self.name))
         #: The last estimate, for tests.
         self.last: SearchEstimate | None = None
@@ -215,5 +232,7 @@ class AllSeeing(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self.sees != "all" and is_call(view) != (self.sees == "calls"):
+            return decide(view)  # where it does not look, the rule player's move
         self.last = true_estimate(view, watched_state(view), self.stream, self.nodes, self.level)
         return ACTIONS[self.last.best()]

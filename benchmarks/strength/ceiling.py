@@ -9,12 +9,16 @@ is (bot - heuristic) / (ceiling - heuristic), in games won and in game points pe
 95% percentile bootstrap interval over deals (the three duels resampled together, deal by
 deal). With ``--matches M`` every duel is played in whole matches instead (``sixtysix duel
 ... --matches M``: each match in every seating, on the same cards deal by deal), and the share
-is in matches won, resampled by match. Ctrl-C reports the duels finished so far (exit status
-130).
+is in matches won, resampled by match. With ``--parts`` (three and four players) the ceiling's
+edge is split: the all-seeing player that looks at the true deal only for the calls (trump, a
+partner's ace or solo, the concession before the first card) and the one that looks only in the
+card play, the rule player's moves elsewhere; and each expert of ``--bots`` at the calls only and
+in the play only (``_split.py``). Ctrl-C reports the duels finished so far (exit status 130).
 
     python benchmarks/strength/ceiling.py 66-3 --deals 100 --seed 1 --bots expert
     python benchmarks/strength/ceiling.py 66 --deals 200 --seed 1 --bots expert,@hard --json
     python benchmarks/strength/ceiling.py 66-4 --matches 10 --seed 1 --bots expert
+    python benchmarks/strength/ceiling.py 66-3 --deals 200 --seed 1 --bots expert --parts
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _all_seeing import AllSeeing, Watched
 from _share import DealFigures, Share, per_deal, per_match, script_parser, share_of_way
+from _split import ExpertAt
 
+from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
@@ -150,6 +156,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--level", type=int, default=None, help="the all-seeing player's nested play-outs (1-3)"
     )
+    p.add_argument(
+        "--parts",
+        action="store_true",
+        help="split the ceiling's edge (and each expert's) between the calls and the card play",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="one JSON object instead of lines")
     return p
@@ -177,6 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         (Watched(variant), f"{CEILING} (ceiling)", Contestant(CEILING, AllSeeing, nodes)),
         *((variant, b.label, b) for b in bots),
     ]
+    if args.parts:
+        if variant.seats < 3:
+            p.error("--parts needs three or four players (two have no calls)")
+        for part in ("calls", "play"):
+            where = "at the calls" if part == "calls" else "in the play"
+            sees = Contestant(CEILING, AllSeeing, {**nodes, "sees": part})
+            plan.append((Watched(variant), f"{CEILING} {where}", sees))
+            for b in bots:
+                if issubclass(b.cls, ExpertBot):
+                    split = Contestant(f"{b.label} {where}", ExpertAt, {**b.params, "at": part})
+                    plan.append((variant, split.label, split))
     if not args.json:
         seatings = len(arrangements(variant.seats))
         units = f"{args.matches} matches" if args.matches else f"{args.deals} deals"

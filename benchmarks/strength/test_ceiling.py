@@ -16,13 +16,16 @@ import _share
 import ceiling
 import ladder
 import pytest
+from _split import ExpertAt
 from click.testing import CliRunner
 
 import sixtysix.sim.duel as duel
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.expert import ExpertBot
+from sixtysix.bots.heuristic import HeuristicBot, decide
 from sixtysix.bots.levels import resolve_player
 from sixtysix.bots.solver import EXACT, Solver, fast_copy
+from sixtysix.bots.table_play import is_call
 from sixtysix.cli import cli
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.cards import iter_mask
@@ -305,3 +308,56 @@ def test_the_ladder_plays_only_the_steps_asked_for(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit) as exc:
         ladder.main(["66", "--steps", "easy"])
     assert exc.value.code == 2 and "--steps names upper levels" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the ceiling's edge, split
+
+
+def split_positions(name: str) -> Iterator[DealState]:
+    """Positions of rule-player deals with a choice: calls and card play alike."""
+    variant = make(name)
+    for seed in range(6):
+        state = variant.new_deal(variant.deal(Seed(seed), ("split",), seed % variant.seats))
+        bots = [HeuristicBot(s, Seed(s)) for s in range(variant.seats)]
+        while state.phase != Phase.OVER:
+            if len(state.legal_actions()) > 1:
+                yield state
+            state.apply(bots[state.to_act].choose(state.view(state.to_act)))
+
+
+@pytest.mark.parametrize("name", ["66-3", "66-4"])
+def test_the_split_players_look_only_where_they_are_told(name: str) -> None:
+    """``sees=calls`` is the all-seeing player at the calls and the rule player elsewhere,
+    ``sees=play`` the other way round; ``ExpertAt`` splits the expert alike."""
+    calls = plays = 0
+    for state in split_positions(name):
+        view = state.view(state.to_act)
+        call = is_call(view)
+        calls += call
+        plays += not call
+        if not call and plays % 4:
+            continue  # every call, a quarter of the card play: enough, and quick
+        rule = int(decide(view))
+        full = all_seeing_choice(state)
+        for sees, looks in (("calls", call), ("play", not call)):
+            player = _all_seeing.AllSeeing(state.to_act, Seed(1), {"sees": sees})
+            assert int(player.choose(view)) == (full if looks else rule)
+        light = {"calls": "12", "crowd": "6"}
+        expert = int(ExpertBot(state.to_act, Seed(3), light).choose(view))
+        for at, looks in (("calls", call), ("play", not call)):
+            split = ExpertAt(state.to_act, Seed(3), {**light, "at": at})
+            assert int(split.choose(view)) == (expert if looks else rule)
+    assert calls and plays
+
+
+def test_the_splits_refuse_unknown_parts_and_two_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(UnknownBotError, match="sees must be one of all, calls, play"):
+        _all_seeing.AllSeeing(0, Seed(1), {"sees": "cards"})
+    with pytest.raises(UnknownBotError, match="at must be one of calls, play"):
+        ExpertAt(0, Seed(1), {"at": ""})
+    with pytest.raises(SystemExit) as exc:
+        ceiling.main(["66", "--parts", "--deals", "1"])
+    assert exc.value.code == 2
+    assert "--parts needs three or four players" in capsys.readouterr().err
