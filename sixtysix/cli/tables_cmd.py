@@ -128,7 +128,13 @@ def new(
     tr = translator(lang)
     check_url(url, tr)
     v = registry().variant(variant).configure(preset, parse_assignments(options))
-    specs = seat_specs(seats_text, v.seats, v.name, tr)
+    from sixtysix.play.players import own_name
+
+    reg = registry()
+    specs = [
+        own_name(s, reg) if s.startswith("@") else s
+        for s in seat_specs(seats_text, v.seats, v.name, tr)
+    ]
     if rated and seed is not None:
         raise InputError(tr._("rated games are always shuffled securely: --seed is for test games"))
     if move_time is not None and not rated:

@@ -69,6 +69,17 @@ def test_a_rated_table_has_a_move_time_and_the_server_from_the_environment() -> 
     assert create["seats"] == ["human", "human", "@hard", "exec:./bot --fast"]
 
 
+def test_a_seat_named_in_turkish_goes_to_the_server_as_the_registry_knows_it() -> None:
+    server = FakeServer()
+    with running(server) as url:
+        code, _, err = invoke(
+            "table", "new", "66-3", "--seats", "human,@uzman:seed=3,@sezgisel",
+            "--lang", "tr", "--server", url,
+        )  # fmt: skip
+    assert code == 0, err
+    assert server.received[0]["seats"] == ["human", "@expert:seed=3", "@heuristic"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
