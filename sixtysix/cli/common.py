@@ -117,9 +117,12 @@ def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
 def registry() -> Registry:
     """The plugin registry; each broken plugin is reported on stderr once, the rest works."""
     reg = get_registry()
-    if reg.errors and not getattr(reg, "_reported", False):
-        for line in reg.errors:
-            click.echo(f"Warning: {line}", err=True)
+    if reg.problems and not getattr(reg, "_reported", False):
+        from sixtysix.cli.localized import current_translator
+
+        tr = current_translator()
+        for problem in reg.problems:
+            click.echo(tr._("Warning: {problem}").format(problem=problem.text(tr)), err=True)
         reg._reported = True  # type: ignore[attr-defined]
     return reg
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import click
 
 from sixtysix.cli.common import reports_errors
-from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.i18n import Translator, translator
 
 
 @dataclass
@@ -35,8 +36,9 @@ class PluginRow:
         }
 
 
-def collect() -> tuple[list[PluginRow], list[str]]:
-    """The loaded plugins (built-ins first) and one line per broken plugin."""
+def collect(tr: Translator | None = None) -> tuple[list[PluginRow], list[str]]:
+    """The loaded plugins (built-ins first) and one line per broken plugin (in ``tr``'s
+    language; English without it)."""
     from importlib.metadata import entry_points
 
     from sixtysix.plugins import PROJECT
@@ -58,13 +60,15 @@ def collect() -> tuple[list[PluginRow], list[str]]:
     for b in sorted(reg.bots.values(), key=lambda b: b.name):
         rows.setdefault(b.plugin, PluginRow(b.plugin)).bots.append(b.name)
     ordered = sorted(rows.values(), key=lambda r: (not r.builtin, r.name))
-    return ordered, list(reg.errors)
+    lines = [str(p) if tr is None else p.text(tr) for p in reg.problems]
+    return ordered, lines
 
 
 @click.command(cls=LocalizedCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
+@lang_option()
 @reports_errors
-def plugins(as_json: bool) -> None:
+def plugins(as_json: bool, lang: str | None) -> None:
     """List the installed plugins and the variants and bots each registers.
 
     Built-in variants and bots are plugins too and are listed first. A plugin that cannot be
@@ -76,7 +80,8 @@ def plugins(as_json: bool) -> None:
       sixtysix plugins
       sixtysix plugins --json
     """
-    rows, errors = collect()
+    tr = translator(lang)
+    rows, errors = collect(None if as_json else tr)
     if as_json:
         data = {"plugins": [r.as_json() for r in rows], "errors": errors}
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
@@ -85,12 +90,12 @@ def plugins(as_json: bool) -> None:
     from rich.table import Table
 
     console = Console()
-    table = Table(title="Installed plugins")
-    for col in ("plugin", "package", "variants", "bots"):
+    table = Table(title=tr._("Installed plugins"))
+    for col in (tr._("plugin"), tr._("package"), tr._("variants"), tr._("bots")):
         table.add_column(col)
     for r in rows:
         if r.builtin:
-            package = "built-in"
+            package = tr._("built-in")
         elif r.package:
             package = f"{r.package} {r.version or ''}".strip()
         else:
@@ -98,6 +103,7 @@ def plugins(as_json: bool) -> None:
         table.add_row(r.name, package, ", ".join(r.variants), ", ".join(r.bots))
     console.print(table)
     if errors:
-        console.print(f"[bold red]Broken plugins ({len(errors)}):[/bold red]")
+        heading = tr._("Broken plugins ({count}):").format(count=len(errors))
+        console.print(f"[bold red]{heading}[/bold red]")
         for line in errors:
             console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)

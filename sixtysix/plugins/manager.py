@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from types import ModuleType
@@ -20,11 +21,13 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from sixtysix.core.errors import PluginError, UnknownBotError, UnknownVariantError
+from sixtysix.i18n import N_
 from sixtysix.plugins import PROJECT, hookspecs
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot
     from sixtysix.core.variant import Variant
+    from sixtysix.i18n import Translator
 
 #: The built-in plugins, registered exactly like third-party ones.
 DEFAULT_PLUGINS: tuple[str, ...] = (
@@ -41,18 +44,47 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
 DISABLE_AUTOLOAD_ENV = "SIXTYSIX_DISABLE_PLUGIN_AUTOLOAD"
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One plugin that could not be loaded, as a message template and its values, so that
+    each interface shows it in its own language (``str()``: English, on one line)."""
+
+    template: str
+    fields: Mapping[str, str]
+
+    def __str__(self) -> str:
+        return " ".join(self.template.format(**self.fields).split())
+
+    def text(self, tr: Translator) -> str:
+        """The message in ``tr``'s language, on one line."""
+        return " ".join(tr._(self.template).format(**self.fields).split())
+
+
+class _Invalid(PluginError):
+    """A registration refused, with its :class:`Problem`."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def problem(template: str, **fields: object) -> Problem:
+    """A :class:`Problem` with every value shown as text."""
+    return Problem(template, {k: v if isinstance(v, str) else repr(v) for k, v in fields.items()})
+
+
 def make_plugin_manager(
     autoload: bool | None = None, extra: tuple[object, ...] = ()
-) -> tuple[pluggy.PluginManager, list[str]]:
+) -> tuple[pluggy.PluginManager, list[Problem]]:
     """A plugin manager with the built-ins, installed plugins and ``extra`` registered.
 
-    Returns the manager and one error line per plugin that could not be loaded.
+    Returns the manager and one problem per plugin that could not be loaded.
     """
     if autoload is None:
         autoload = not os.environ.get(DISABLE_AUTOLOAD_ENV)
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
-    errors: list[str] = []
+    errors: list[Problem] = []
 
     def add(plugin: object, name: str) -> None:
         if pm.is_registered(plugin) or pm.get_plugin(name) is not None:
@@ -60,14 +92,23 @@ def make_plugin_manager(
         try:
             pm.register(plugin, name=name)
         except Exception as exc:  # a bad hook signature or an unknown hook
-            errors.append(f"plugin {name!r} is broken: {exc}")
+            errors.append(
+                problem(N_("plugin {name!r} is broken: {error}"), name=name, error=str(exc))
+            )
 
     if autoload:
         for ep in entry_points(group=PROJECT):
             try:
                 module = ep.load()
             except Exception as exc:
-                errors.append(f"plugin {ep.name!r} ({ep.value}) failed to load: {exc}")
+                errors.append(
+                    problem(
+                        N_("plugin {name!r} ({value}) failed to load: {error}"),
+                        name=ep.name,
+                        value=ep.value,
+                        error=str(exc),
+                    )
+                )
                 continue
             add(module, ep.name if not isinstance(module, ModuleType) else module.__name__)
     for dotted in DEFAULT_PLUGINS:
@@ -79,7 +120,10 @@ def make_plugin_manager(
             pm.check_pending()
             break
         except pluggy.PluginValidationError as exc:
-            errors.append(f"plugin {pm.get_name(exc.plugin)!r} is broken: {exc}")
+            name = pm.get_name(exc.plugin) or ""
+            errors.append(
+                problem(N_("plugin {name!r} is broken: {error}"), name=name, error=str(exc))
+            )
             pm.unregister(exc.plugin)
     return pm, errors
 
@@ -92,6 +136,8 @@ class Registry:
     aliases: dict[str, str] = field(default_factory=dict)
     bots: dict[str, type[Bot]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: The same problems, each to be shown in the interface's language (:meth:`Problem.text`).
+    problems: list[Problem] = field(default_factory=list)
     #: Names of the plugins that loaded, in load order (``sixtysix plugins`` lists them).
     plugins: list[str] = field(default_factory=list)
 
@@ -120,7 +166,7 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
     from sixtysix.core.variant import Variant
 
     pm, errors = make_plugin_manager(autoload, extra)
-    reg = Registry(errors=errors, plugins=[name for name, _ in pm.list_name_plugin()])
+    reg = Registry(problems=errors, plugins=[name for name, _ in pm.list_name_plugin()])
     for impl in pm.hook.register_variants.get_hookimpls():
         plugin_name = impl.plugin_name
         found: list[type[Variant]] = []
@@ -128,10 +174,17 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
             impl.function(register=found.append)
             for cls in found:
                 _add_variant(reg, cls, plugin_name, Variant)
-        except PluginError as exc:
-            reg.errors.append(str(exc))
+        except _Invalid as exc:
+            reg.problems.append(exc.problem)
         except Exception as exc:
-            reg.errors.append(f"plugin {plugin_name!r} failed in register_variants: {exc}")
+            reg.problems.append(
+                problem(
+                    N_("plugin {name!r} failed in {hook}: {error}"),
+                    name=plugin_name,
+                    hook="register_variants",
+                    error=str(exc),
+                )
+            )
     for impl in pm.hook.register_bots.get_hookimpls():
         plugin_name = impl.plugin_name
         bots: list[type[Bot]] = []
@@ -139,37 +192,77 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
             impl.function(register=bots.append)
             for bot in bots:
                 if not (isinstance(bot, type) and issubclass(bot, Bot)):
-                    raise PluginError(f"plugin {plugin_name!r} registered {bot!r}, not a Bot")
+                    raise _Invalid(
+                        problem(
+                            N_("plugin {name!r} registered {thing}, not a Bot"),
+                            name=plugin_name,
+                            thing=repr(bot),
+                        )
+                    )
                 key = bot.name.lower()
                 if key in reg.bots and reg.bots[key] is not bot:
-                    raise PluginError(
-                        f"plugin {plugin_name!r}: bot name {bot.name!r} is already taken"
-                        f" by plugin {reg.bots[key].plugin!r}"
+                    raise _Invalid(
+                        problem(
+                            N_(
+                                "plugin {name!r}: bot name {bot!r} is already taken by"
+                                " plugin {other!r}"
+                            ),
+                            name=plugin_name,
+                            bot=bot.name,
+                            other=reg.bots[key].plugin,
+                        )
                     )
                 bot.plugin = plugin_name
                 reg.bots[key] = bot
-        except PluginError as exc:
-            reg.errors.append(str(exc))
+        except _Invalid as exc:
+            reg.problems.append(exc.problem)
         except Exception as exc:
-            reg.errors.append(f"plugin {plugin_name!r} failed in register_bots: {exc}")
-    reg.errors[:] = [" ".join(line.split()) for line in reg.errors]  # one line each
+            reg.problems.append(
+                problem(
+                    N_("plugin {name!r} failed in {hook}: {error}"),
+                    name=plugin_name,
+                    hook="register_bots",
+                    error=str(exc),
+                )
+            )
+    reg.errors[:] = [str(p) for p in reg.problems]  # one line each
     return reg
 
 
 def _add_variant(reg: Registry, obj: object, plugin: str, base: type[Variant]) -> None:
     if not (isinstance(obj, type) and issubclass(obj, base)):
-        raise PluginError(f"plugin {plugin!r} registered {obj!r}, not a Variant subclass")
+        raise _Invalid(
+            problem(
+                N_("plugin {name!r} registered {thing}, not a Variant subclass"),
+                name=plugin,
+                thing=repr(obj),
+            )
+        )
     cls: type[Variant] = obj
     if not getattr(cls, "name", None) or not isinstance(getattr(cls, "seats", None), int):
-        raise PluginError(f"plugin {plugin!r}: variant {cls.__name__} needs a name and seats")
+        raise _Invalid(
+            problem(
+                N_("plugin {name!r}: variant {cls} needs a name and seats"),
+                name=plugin,
+                cls=cls.__name__,
+            )
+        )
     names = [cls.name, *cls.aliases]
     for n in names:
         key = n.lower()
         if key in reg.aliases and reg.variants[reg.aliases[key]] is not cls:
             other = reg.variants[reg.aliases[key]]
-            raise PluginError(
-                f"plugin {plugin!r}: variant name {n!r} is already taken by"
-                f" {other.name!r} of plugin {other.plugin!r}"
+            raise _Invalid(
+                problem(
+                    N_(
+                        "plugin {name!r}: variant name {variant!r} is already taken by"
+                        " {other!r} of plugin {owner!r}"
+                    ),
+                    name=plugin,
+                    variant=n,
+                    other=other.name,
+                    owner=other.plugin,
+                )
             )
     cls.plugin = plugin
     reg.variants[cls.name] = cls

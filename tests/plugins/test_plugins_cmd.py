@@ -174,6 +174,30 @@ def test_cli_plugins_reports_the_broken_and_lists_the_rest(
     assert sim.exit_code == 0 and json.loads(sim.stdout)["games"] == 20
 
 
+def test_under_turkish_the_broken_plugins_are_reported_in_turkish(
+    runner: CliRunner, ghost_entry_point: None
+) -> None:
+    """Every breakage speaks the command's language: the plugins listing, and the warning of
+    any other command; ``--json`` keeps the English lines for machines."""
+    plugins = tuple(p for p, _ in BROKEN.values())
+    with using_registry(build_registry(autoload=False, extra=(*plugins, GOOD))):
+        result = runner.invoke(cli, ["plugins", "--lang", "tr"])
+        assert result.exit_code == 0, result.output
+        out = result.stdout
+        assert "Kurulu eklentiler" in out and f"Bozuk eklentiler ({len(BROKEN)}):" in out
+        assert "'misspelt_hook' eklentisi bozuk: unknown hook 'register_varients'" in out
+        assert "'hook_raises' eklentisi register_bots içinde hata verdi" in out
+        assert "'duplicate_name' eklentisi: '66' oyun adı zaten" in out
+        for english in ("Installed plugins", "Broken plugins", "is broken", "failed in"):
+            assert english not in out
+        machines = runner.invoke(cli, ["plugins", "--json", "--lang", "tr"])
+        errors = json.loads(machines.stdout)["errors"]
+        assert all(any(e in line for line in errors) for _, e in BROKEN.values())
+    listed = runner.invoke(cli, ["variants", "--json"], env={"SIXTYSIX_LANG": "tr"})
+    assert listed.exit_code == 0
+    assert "Uyarı: 'ghost' eklentisi (sixtysix_ghost_not_installed) yüklenemedi" in listed.stderr
+
+
 def test_cli_plugins_json_attributes_registrations(runner: CliRunner) -> None:
     plugin, expected = BROKEN["duplicate name"]
     with using_registry(build_registry(autoload=False, extra=(GOOD, plugin))):
