@@ -168,65 +168,55 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
     pm, errors = make_plugin_manager(autoload, extra)
     reg = Registry(problems=errors, plugins=[name for name, _ in pm.list_name_plugin()])
     for impl in pm.hook.register_variants.get_hookimpls():
-        plugin_name = impl.plugin_name
         found: list[type[Variant]] = []
         try:
             impl.function(register=found.append)
             for cls in found:
-                _add_variant(reg, cls, plugin_name, Variant)
+                _add_variant(reg, cls, impl.plugin_name, Variant)
         except _Invalid as exc:
             reg.problems.append(exc.problem)
         except Exception as exc:
-            reg.problems.append(
-                problem(
-                    N_("plugin {name!r} failed in {hook}: {error}"),
-                    name=plugin_name,
-                    hook="register_variants",
-                    error=str(exc),
-                )
-            )
+            reg.problems.append(_hook_failed(impl.plugin_name, "register_variants", exc))
     for impl in pm.hook.register_bots.get_hookimpls():
-        plugin_name = impl.plugin_name
         bots: list[type[Bot]] = []
         try:
             impl.function(register=bots.append)
             for bot in bots:
-                if not (isinstance(bot, type) and issubclass(bot, Bot)):
-                    raise _Invalid(
-                        problem(
-                            N_("plugin {name!r} registered {thing}, not a Bot"),
-                            name=plugin_name,
-                            thing=repr(bot),
-                        )
-                    )
-                key = bot.name.lower()
-                if key in reg.bots and reg.bots[key] is not bot:
-                    raise _Invalid(
-                        problem(
-                            N_(
-                                "plugin {name!r}: bot name {bot!r} is already taken by"
-                                " plugin {other!r}"
-                            ),
-                            name=plugin_name,
-                            bot=bot.name,
-                            other=reg.bots[key].plugin,
-                        )
-                    )
-                bot.plugin = plugin_name
-                reg.bots[key] = bot
+                _add_bot(reg, bot, impl.plugin_name, Bot)
         except _Invalid as exc:
             reg.problems.append(exc.problem)
         except Exception as exc:
-            reg.problems.append(
-                problem(
-                    N_("plugin {name!r} failed in {hook}: {error}"),
-                    name=plugin_name,
-                    hook="register_bots",
-                    error=str(exc),
-                )
-            )
+            reg.problems.append(_hook_failed(impl.plugin_name, "register_bots", exc))
     reg.errors[:] = [str(p) for p in reg.problems]  # one line each
     return reg
+
+
+def _hook_failed(plugin: str, hook: str, exc: Exception) -> Problem:
+    return problem(
+        N_("plugin {name!r} failed in {hook}: {error}"), name=plugin, hook=hook, error=str(exc)
+    )
+
+
+def _add_bot(reg: Registry, obj: object, plugin: str, base: type[Bot]) -> None:
+    if not (isinstance(obj, type) and issubclass(obj, base)):
+        raise _Invalid(
+            problem(
+                N_("plugin {name!r} registered {thing}, not a Bot"), name=plugin, thing=repr(obj)
+            )
+        )
+    bot: type[Bot] = obj
+    key = bot.name.lower()
+    if key in reg.bots and reg.bots[key] is not bot:
+        raise _Invalid(
+            problem(
+                N_("plugin {name!r}: bot name {bot!r} is already taken by plugin {other!r}"),
+                name=plugin,
+                bot=bot.name,
+                other=reg.bots[key].plugin,
+            )
+        )
+    bot.plugin = plugin
+    reg.bots[key] = bot
 
 
 def _add_variant(reg: Registry, obj: object, plugin: str, base: type[Variant]) -> None:
