@@ -127,10 +127,10 @@ def new(
 
     tr = translator(lang)
     check_url(url, tr)
-    v = registry().variant(variant).configure(preset, parse_assignments(options))
     from sixtysix.play.players import own_name
 
     reg = registry()
+    v = reg.variant(variant).configure(preset, parse_assignments(options))
     specs = [
         own_name(s, reg) if s.startswith("@") else s
         for s in seat_specs(seats_text, v.seats, v.name, tr)

@@ -135,11 +135,16 @@ class Registry:
     variants: dict[str, type[Variant]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     bots: dict[str, type[Bot]] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    #: The same problems, each to be shown in the interface's language (:meth:`Problem.text`).
+    #: One per plugin that could not be loaded, to be shown in the interface's language
+    #: (:meth:`Problem.text`; :attr:`errors`: in English).
     problems: list[Problem] = field(default_factory=list)
     #: Names of the plugins that loaded, in load order (``sixtysix plugins`` lists them).
     plugins: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[str]:
+        """One English line per plugin that could not be loaded."""
+        return [str(p) for p in self.problems]
 
     def variant(self, name: str) -> type[Variant]:
         """Find a variant by name or alias, case-insensitively."""
@@ -187,7 +192,6 @@ def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ())
             reg.problems.append(exc.problem)
         except Exception as exc:
             reg.problems.append(_hook_failed(impl.plugin_name, "register_bots", exc))
-    reg.errors[:] = [str(p) for p in reg.problems]  # one line each
     return reg
 
 
