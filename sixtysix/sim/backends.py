@@ -202,6 +202,26 @@ class BoundPool(ProcessPoolExecutor):
             self._watch.close()
             self._alive.close()
 
+    def abort(self) -> None:
+        """End the workers now and drop the queued work, waiting until all is gone.
+
+        The queued futures are cancelled by the pool's own thread (``cancel_futures``), never
+        from here: a future cancelled from another thread while the workers die is still in
+        the pool's books, and its thread then fails marking it broken (``InvalidStateError``,
+        a traceback on stderr, up to Python 3.11).
+        """
+        processes = list((self._processes or {}).values())
+        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)
+        super().shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        if manager is not None:
+            manager.join()
+        for process in processes:
+            process.join()
+        self._watch.close()
+        self._alive.close()
+
 
 def _pool_context() -> multiprocessing.context.BaseContext:
     """``forkserver`` where there is one: workers start from a clean process that has already
@@ -301,13 +321,10 @@ class LocalBackend(Backend):
                     yield result
             finished = True
         finally:
-            if not finished:
-                # Aborted (a second Ctrl-C, or an error): drop the queue, end the workers.
-                for future in pending:
-                    future.cancel()
-                for process in list(getattr(executor, "_processes", {}).values()):
-                    process.terminate()
-            executor.shutdown(wait=True, cancel_futures=True)
+            if finished:
+                executor.shutdown(wait=True)
+            else:  # aborted (a second Ctrl-C, or an error): drop the queue, end the workers
+                executor.abort()
 
 
 def _ray_call(fn: Kernel[J, R], job: J, start: int, stop: int) -> R:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import Registry
-from sixtysix.sim.backends import LocalBackend, StopFlag, _pool_context
+from sixtysix.sim.backends import BoundPool, LocalBackend, StopFlag, _pool_context
 from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation
 from sixtysix.sim.simulate import BotSpec, play_game
 from sixtysix.variants.schnapsen import Schnapsen
@@ -159,6 +161,31 @@ def test_an_abort_keeps_what_had_arrived(tmp_path: Path) -> None:
         report = run_simulation(job, 20_000, backend, stop, out=out, progress=progress)
     assert report.interrupted
     assert len(rows_of(out)) == report.summary.games == sum(calls)
+
+
+def _sleeps(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_aborted_pool_ends_its_workers_and_its_queue_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Work queued behind busy workers is dropped, the workers end, and the pool's own thread
+    raises nothing. (Cancelling the queued futures from this thread while the workers died made
+    that thread fail on them: ``InvalidStateError``, a traceback on a duel's Ctrl-C.)"""
+    failures: list[str] = []
+    monkeypatch.setattr(threading, "excepthook", lambda a: failures.append(repr(a.exc_value)))
+    for _ in range(3):
+        pool = BoundPool(2, mp_context=_pool_context())
+        futures = [pool.submit(_sleeps, 0.4) for _ in range(8)]
+        time.sleep(0.2)
+        processes = list(pool._processes.values())  # type: ignore[union-attr]
+        pool.abort()
+        assert all(f.done() for f in futures)
+        assert sum(f.cancelled() for f in futures) >= 3  # the queue, behind two busy workers
+        assert not any(p.is_alive() for p in processes)
+    assert failures == []
 
 
 def test_matches_do_not_depend_on_workers(test_registry: Registry) -> None:
