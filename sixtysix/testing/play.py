@@ -81,24 +81,30 @@ def redeal_unseen(state: DealState, seat: int, seed: Seed, k: int) -> DealSetup 
     return state.setup.relabel(dict(zip(hidden, shuffled, strict=True)))
 
 
+def replayed(variant: Variant, state: DealState, setup: DealSetup) -> DealState | None:
+    """``state``'s actions replayed on the deal ``setup``, or None where that contradicts
+    what play showed: an action no longer legal (a void revealed), or the deal over where
+    ``state``'s is not, or the other way round (a side at 66 with a hidden partner)."""
+    alt = variant.new_deal(setup)
+    try:
+        for _, action in state.history:
+            alt.apply(action)
+    except IllegalActionError:
+        return None
+    return alt if alt.is_over == state.is_over else None
+
+
 def consistent_redeal(
     variant: Variant, state: DealState, seat: int, seed: Seed, tries: int = 12
 ) -> DealSetup | None:
     """The deal of ``state`` with the cards ``seat`` cannot see dealt differently, such that
-    every action so far is still legal and the deal is still under way exactly when ``state``
-    is (the first of ``tries`` permutations that is), or None.
+    play so far is consistent with it (:func:`replayed`; the first of ``tries`` permutations
+    that is), or None.
     """
     for k in range(tries):
         other = redeal_unseen(state, seat, seed, k)
         if other is None:
             return None
-        alt = variant.new_deal(other)
-        try:
-            for _, action in state.history:
-                alt.apply(action)
-        except IllegalActionError:
-            continue  # the permutation broke what play revealed (a void): try another
-        if alt.is_over != state.is_over:
-            continue  # the deal would have ended otherwise (a side at 66 with a hidden partner)
-        return other
+        if replayed(variant, state, other) is not None:
+            return other
     return None

@@ -18,12 +18,11 @@ from hypothesis import strategies as st
 
 from sixtysix.bots.sampling import Sampler
 from sixtysix.core.cards import mask_of, parse_card
-from sixtysix.core.errors import IllegalActionError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
 from sixtysix.envs import Encoder, EncodingError, action_of, encoder
-from sixtysix.testing.play import hidden_from, redeal_unseen
+from sixtysix.testing.play import hidden_from, redeal_unseen, replayed
 from tests.envs.common import CONFIGS, make, new_deal, played_to
 from tests.envs.reference import reference
 from tests.helpers import act, deal
@@ -159,14 +158,9 @@ def test_the_hidden_cards_never_reach_the_encoding(
         setup = redeal_unseen(state, seat, Seed(rnd.getrandbits(32)), k)
         if setup is None:
             break
-        other = variant.new_deal(setup)
-        try:
-            for _, action in state.history:
-                other.apply(action)
-        except IllegalActionError:  # the redeal broke a void that play revealed
-            continue
-        if other.is_over:
-            continue  # the redeal would have ended the deal (a side at 66): play said otherwise
+        other = replayed(variant, state, setup)
+        if other is None:
+            continue  # the redeal contradicts what play showed (a void, or the deal's end)
         assert other.view(seat) == view
         np.testing.assert_array_equal(enc.info_state(other.view(seat)), info)
         assert enc.info_string(other.view(seat)) == enc.info_string(view)

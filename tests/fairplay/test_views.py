@@ -21,7 +21,13 @@ from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.simulate import BotSpec, play_game
 from sixtysix.testing.bot_checks import snapshot
-from sixtysix.testing.play import consistent_redeal, play_random, random_deal, redeal_unseen
+from sixtysix.testing.play import (
+    consistent_redeal,
+    play_random,
+    random_deal,
+    redeal_unseen,
+    replayed,
+)
 from tests.fairplay.cheaters import RulesMutator, RulesReferrerReader
 
 VARIANTS = ("sixtysix", "schnapsen", "sixtysix-3", "sixtysix-4")
@@ -179,13 +185,11 @@ def test_a_redeal_that_would_have_ended_the_deal_is_not_offered(number: int) -> 
     seat = number % v.seats
     first = redeal_unseen(state, seat, Seed(number), 0)
     assert not state.is_over and first is not None
-    alt = v.new_deal(first)
+    ended = v.new_deal(first)
     for _, action in state.history:
-        alt.apply(action)
-    assert alt.is_over
+        ended.apply(action)  # every action legal, but the deal is over
+    assert ended.is_over and replayed(v, state, first) is None
     other = consistent_redeal(v, state, seat, Seed(number))
     assert other is not None and other != first
-    alt = v.new_deal(other)
-    for _, action in state.history:
-        alt.apply(action)
-    assert not alt.is_over and alt.view(seat) == state.view(seat)
+    alt = replayed(v, state, other)
+    assert alt is not None and not alt.is_over and alt.view(seat) == state.view(seat)
