@@ -29,6 +29,8 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
+from _split import PARTS, in_part
+
 from sixtysix.bots.base import Bot, int_param
 from sixtysix.bots.expert import (
     TIE_MIX,
@@ -41,7 +43,6 @@ from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
 from sixtysix.bots.rollouts import rollout_estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, fast_copy
-from sixtysix.bots.table_play import is_call
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import UnknownBotError
@@ -63,7 +64,7 @@ LEVEL = 1
 
 #: Where the all-seeing player looks at the true deal (``sees``): everywhere, only for the calls,
 #: or only in the card play (the rule player's moves elsewhere).
-SEES = ("all", "calls", "play")
+SEES = ("all", *PARTS)
 
 #: The state of the game being played in this process (set by :class:`Watched`).
 _CURRENT: list[DealState | None] = [None]
@@ -232,7 +233,7 @@ class AllSeeing(Bot):
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if self.sees != "all" and is_call(view) != (self.sees == "calls"):
+        if self.sees != "all" and not in_part(view, self.sees):
             return decide(view)  # where it does not look, the rule player's move
         self.last = true_estimate(view, watched_state(view), self.stream, self.nodes, self.level)
         return ACTIONS[self.last.best()]

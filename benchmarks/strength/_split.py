@@ -20,8 +20,13 @@ from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
 
-#: Where the expert decides (``at``): the calls, or the card play.
+#: The two parts of a deal: the calls, and the card play.
 PARTS = ("calls", "play")
+
+
+def in_part(view: View, part: str) -> bool:
+    """Whether the decision of ``view`` belongs to ``part`` (:data:`PARTS`)."""
+    return is_call(view) == (part == "calls")
 
 
 class ExpertAt(Bot):
@@ -46,6 +51,6 @@ class ExpertAt(Bot):
     def choose(self, view: View) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        if is_call(view) == (self.at == "calls"):
+        if in_part(view, self.at):
             return self.expert.choose(view)
         return decide(view)

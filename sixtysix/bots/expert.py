@@ -473,7 +473,7 @@ class ExpertBot(PimcBot):
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
         self.margin = float_param(self.params, "margin", MARGIN)
-        self.table_margin = float_param(self.params, "margin", TABLE_MARGIN)
+        self.table_margin = self.margin if "margin" in self.params else TABLE_MARGIN
         self.random_prior = probability_param(self.params, "random", RANDOM_PRIOR)
         self.tie_mix = probability_param(self.params, "tie", TIE_MIX)
         fitted = int_param(self.params, "fitted", 1, low=0)
