@@ -117,21 +117,23 @@ def percent(e: Estimate) -> str:
     return f"{100 * e.value:5.1f}% ({100 * e.low:.1f}-{100 * e.high:.1f})"
 
 
+def points(e: Estimate) -> str:
+    """``+0.186 (+0.136 to +0.237)``; without an interval (too few deals), the figure alone."""
+    if e.low is None or e.high is None:
+        return f"{e.value:+.3f}"
+    return f"{e.value:+.3f} ({e.low:+.3f} to {e.high:+.3f})"
+
+
 def line(run: Run) -> str:
     """A duel's figures in one line (in matches: the matches won first)."""
-    data = run.summary.as_json()
-    rate = data["win_rate"]["a"]  # type: ignore[index]
-    gp = data["game_points_per_deal"]["difference"]  # type: ignore[index]
-    ms = data["time_per_move"]["a"]["median_ms"]  # type: ignore[index]
+    s = run.summary
     matches = ""
     if run.matches is not None:
-        m = run.matches.win_rate[0]
-        matches = f"matches won {percent(m)} of {run.matches.games}; "
+        matches = f"matches won {percent(run.matches.win_rate[0])} of {run.matches.games}; "
     return (
-        f"{run.label:<24} {matches}games won {100 * rate['estimate']:5.1f}%"
-        f" ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}) of {run.summary.games},"
-        f" {gp['estimate']:+.3f} ({gp['low']:+.3f} to {gp['high']:+.3f}) game points per deal,"
-        f" {ms:.1f} ms median per move, {run.summary.seconds:.0f} s"
+        f"{run.label:<24} {matches}games won {percent(s.win_rate[0])} of {s.games},"
+        f" {points(s.margin)} game points per deal,"
+        f" {1000 * s.times[0].median:.1f} ms median per move, {s.seconds:.0f} s"
     )
 
 

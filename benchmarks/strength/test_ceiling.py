@@ -39,6 +39,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant, deal_path, iter_deals
 from sixtysix.sim.match_duel import iter_matches
+from sixtysix.sim.stats import Estimate
 
 
 def make(name: str) -> Variant:
@@ -361,3 +362,13 @@ def test_the_splits_refuse_unknown_parts_and_two_players(
         ceiling.main(["66", "--parts", "--deals", "1"])
     assert exc.value.code == 2
     assert "--parts needs three or four players" in capsys.readouterr().err
+
+
+def test_a_run_too_small_for_an_interval_still_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    """One deal whose games all end alike has no interval on its game points: the line gives
+    the figure alone (it raised a TypeError)."""
+    assert ceiling.main(["66-3", "--deals", "1", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "heuristic (itself)" in out and "+0.000 game points per deal" in out
+    assert ceiling.points(Estimate(0.25, None, None)) == "+0.250"
+    assert ceiling.points(Estimate(0.25, 0.1, 0.4)) == "+0.250 (+0.100 to +0.400)"
