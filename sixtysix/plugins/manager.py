@@ -53,11 +53,14 @@ class Problem:
     fields: Mapping[str, str]
 
     def __str__(self) -> str:
-        return " ".join(self.template.format(**self.fields).split())
+        return self._line(self.template)
 
     def text(self, tr: Translator) -> str:
         """The message in ``tr``'s language, on one line."""
-        return " ".join(tr._(self.template).format(**self.fields).split())
+        return self._line(tr._(self.template))
+
+    def _line(self, template: str) -> str:
+        return " ".join(template.format(**self.fields).split())
 
 
 class _Invalid(PluginError):
@@ -68,9 +71,9 @@ class _Invalid(PluginError):
         self.problem = problem
 
 
-def problem(template: str, **fields: object) -> Problem:
-    """A :class:`Problem` with every value shown as text."""
-    return Problem(template, {k: v if isinstance(v, str) else repr(v) for k, v in fields.items()})
+def problem(template: str, **fields: str) -> Problem:
+    """A :class:`Problem` of ``template`` and its values."""
+    return Problem(template, fields)
 
 
 def make_plugin_manager(
