@@ -57,8 +57,10 @@ def level_spec(name: str) -> str | None:
 
 def resolve(spec: str, registry: Registry) -> Opponent:
     """A bot spec (``expert:samples=64``) or a level (``hard``, ``@hard``, ``@hard:seed=3``),
-    checked against the registry; a bot's own name wins over a level of the same name."""
-    text = spec.strip().lower()
+    checked against the registry; a bot's own name wins over a level of the same name, and a
+    name typed in another language of the interface is accepted (:func:`own_name`), whoever
+    sent the spec (``play --vs``, a table's seats from any client)."""
+    text = own_name(spec.strip().lower(), registry)
     name, params = parse_bot_spec(text.removeprefix("@"))
     if text.startswith("@") or (name not in registry.bots and name in LEVELS):
         mapped = level_spec(name)

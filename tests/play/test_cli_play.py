@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from sixtysix.cli import cli
-from sixtysix.play.players import default_opponent, opponents_for, resolve
+from sixtysix.core.rng import Seed
+from sixtysix.play.players import build_bots, default_opponent, opponents_for, resolve
 from sixtysix.plugins.manager import Registry
 from tests.play.conftest import REGISTRY
 
@@ -155,6 +156,12 @@ def test_bots_and_levels_may_be_typed_in_turkish(tmp_path: Path) -> None:
     assert opponents_for("kolay", 2, 0, REGISTRY) == ["", "easy"]
     mine = Registry(bots={"zor": REGISTRY.bot("random"), "random": REGISTRY.bot("random")})
     assert opponents_for("zor", 2, 0, mine) == ["", "zor"]  # a bot's own name is kept
+    # Wherever a spec is turned into a bot (a table's seats, from any client), too.
+    expert = resolve("@uzman:seed=3", REGISTRY)
+    assert expert.cls.name == "expert" and expert.params.get("seed") == "3"
+    assert resolve("zor", mine).cls is REGISTRY.bot("random")
+    (bot,) = build_bots(["sezgisel"], REGISTRY, Seed(1))
+    assert bot is not None and bot.name == "heuristic"
     save = tmp_path / "g.json"
     args = ["play", "66", "--vs", "rastgele", "--seed", "2", "--lang", "tr", "--save", str(save)]
     code, out = run(args, "çık\n")
