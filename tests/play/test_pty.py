@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import pytest
@@ -24,6 +27,8 @@ def spawn(args: list[str], data_dir: Path) -> pexpect.spawn:
             "COLUMNS": "100",
             "LINES": "40",
             "LANG": "C.UTF-8",
+            # Every thread's stack on SIGABRT: see stacks_on_timeout.
+            "PYTHONFAULTHANDLER": "1",
         }
     )
     env.pop("NO_COLOR", None)
@@ -35,6 +40,29 @@ def spawn(args: list[str], data_dir: Path) -> pexpect.spawn:
         timeout=TIMEOUT,
         dimensions=(40, 100),
     )
+
+
+@contextmanager
+def stacks_on_timeout(child: pexpect.spawn) -> Iterator[None]:
+    """A wait that times out fails with where the program stood: SIGABRT makes faulthandler
+    (on in every program :func:`spawn` starts) write every thread's stack, and that and the
+    program's last words become the failure's message."""
+    try:
+        yield
+    except pexpect.TIMEOUT:
+        child.kill(signal.SIGABRT)
+        with suppress(pexpect.TIMEOUT):
+            child.expect(pexpect.EOF, timeout=10)
+        pytest.fail(
+            f"no expected text within {child.timeout} s; the program's last words:\n{child.before}"
+        )
+
+
+def to_the_end(child: pexpect.spawn) -> str:
+    """What the program wrote after the last expected text, read to its end: a failing
+    exit status is then reported with the program's last words (a traceback, say)."""
+    child.expect(pexpect.EOF)
+    return str(child.before)
 
 
 def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
@@ -59,10 +87,10 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
         child.expect(r"Stop here\? The game is saved and can be resumed \(y/n\) ")
         child.sendline("y")
         child.expect("Game saved")
-        child.expect(pexpect.EOF)
+        last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 0, last
     data = json.loads(save.read_text())
     assert any(a["seat"] == 0 for a in data["deals"][0]["actions"])
 
@@ -75,11 +103,12 @@ def test_ctrl_c_in_a_pseudo_terminal_saves_and_exits_130(tmp_path: Path) -> None
         tmp_path,
     )
     try:
-        child.expect("Hamlen > ")
-        child.sendintr()
-        child.expect("Oyun kaydedildi")
-        child.expect(pexpect.EOF)
+        with stacks_on_timeout(child):
+            child.expect("Hamlen > ")
+            child.sendintr()
+            child.expect("Oyun kaydedildi")
+            last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == 130, last
     assert json.loads(save.read_text())["variant"] == "schnapsen"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS
-from tests.play.test_pty import spawn
+from tests.play.test_pty import spawn, stacks_on_timeout, to_the_end
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -75,10 +75,10 @@ def test_help_and_a_card_typed_in_words(tmp_path: Path, lang: str) -> None:
         child.sendline("çık" if lang == "tr" else "quit")
         child.expect(r"\((y/n|e/h)\)")
         child.sendline("e" if lang == "tr" else "y")
-        child.expect(pexpect.EOF)
+        last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 0, last
 
 
 @pytest.mark.usefixtures("sigint_as_at_a_terminal")
@@ -91,13 +91,14 @@ def test_ctrl_c_at_the_prompt_starts_a_new_line(tmp_path: Path, lang: str) -> No
     )
     saved = "Oyun kaydedildi" if lang == "tr" else "Game saved"
     try:
-        child.expect("Hamlen > " if lang == "tr" else "Your move > ")
-        child.sendintr()
-        child.expect(saved)
-        between = plain(child.before)
-        child.expect(pexpect.EOF)
+        with stacks_on_timeout(child):
+            child.expect("Hamlen > " if lang == "tr" else "Your move > ")
+            child.sendintr()
+            child.expect(saved)
+            between = plain(child.before)
+            last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == 130, last
     # Whatever the terminal echoed (``^C``), the message is on a line of its own.
     assert "\n" in between, repr(between)

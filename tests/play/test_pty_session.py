@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.play.test_pty import spawn
+from tests.play.test_pty import spawn, stacks_on_timeout, to_the_end
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -80,10 +80,10 @@ def test_a_session_in_a_pseudo_terminal(lang: str, tmp_path: Path) -> None:
         child.expect(w["stop"])
         child.sendline(w["yes"])
         child.expect_exact(w["saved"])
-        child.expect(pexpect.EOF)
+        last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 0, last
     data = json.loads(save.read_text())
     assert data["deals"][0]["actions"] == []  # the one card played was taken back
     # Resumed without --lang, under an English locale: the game's own language comes back.
@@ -95,10 +95,10 @@ def test_a_session_in_a_pseudo_terminal(lang: str, tmp_path: Path) -> None:
         child.expect(w["stop"])
         child.sendline(w["yes"])
         child.expect_exact(w["saved"])
-        child.expect(pexpect.EOF)
+        last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 0, last
 
 
 SLOW_PLAYER = """
@@ -124,13 +124,14 @@ def test_ctrl_c_while_a_computer_player_thinks(lang: str, tmp_path: Path) -> Non
     args += ["--move-timeout", "120", "--save", str(save), "--lang", lang]
     child = spawn(args, tmp_path)
     try:
-        child.expect_exact(w["prompt"])
-        child.sendline("1")
-        child.expect_exact(w["thinking"])
-        child.sendintr()
-        child.expect_exact(w["saved"])
-        child.expect(pexpect.EOF)
+        with stacks_on_timeout(child):
+            child.expect_exact(w["prompt"])
+            child.sendline("1")
+            child.expect_exact(w["thinking"])
+            child.sendintr()
+            child.expect_exact(w["saved"])
+            last = to_the_end(child)
     finally:
         child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == 130, last
     assert json.loads(save.read_text())["deals"][0]["actions"][0]["seat"] == 0
