@@ -50,12 +50,28 @@ def stacks_on_timeout(child: pexpect.spawn) -> Iterator[None]:
     try:
         yield
     except pexpect.TIMEOUT:
+        signals = _signal_state(child.pid)
         child.kill(signal.SIGABRT)
         with suppress(pexpect.TIMEOUT):
             child.expect(pexpect.EOF, timeout=10)
         pytest.fail(
-            f"no expected text within {child.timeout} s; the program's last words:\n{child.before}"
+            f"no expected text within {child.timeout} s; its signals (pending, blocked, ignored,"
+            f" caught: hexadecimal masks):\n{signals}\nthe program's last words:\n{child.before}"
         )
+
+
+def _signal_state(pid: int) -> str:
+    """The kernel's view of a process's signals (``/proc``, Linux): whether a Ctrl-C that
+    changed nothing is pending, blocked, ignored or caught."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return "(no /proc here)"
+    return "\n".join(
+        line
+        for line in lines
+        if line.startswith(("SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))
+    )
 
 
 def to_the_end(child: pexpect.spawn) -> str:
