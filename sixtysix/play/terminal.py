@@ -86,24 +86,14 @@ class TerminalInput:
             raise
 
     def _read(self, prompt: str, tick: Callable[[], bool] | None) -> str | None:
-        if tick is None:
-            self.out.write(prompt)
-            self.out.flush()
-            line = self.stream.readline()
-            if not line:
-                raise EOFError
-            return line.rstrip("\r\n")
-        # A line for the countdown to live on, then the prompt below it.
-        self.out.write("\n" + prompt)
+        if tick is not None:
+            # A line for the countdown to live on, then the prompt below it.
+            self.out.write("\n")
+        self.out.write(prompt)
         self.out.flush()
-        try:
-            self.stream.fileno()
-            pollable = True
-        except (AttributeError, OSError, ValueError):
-            pollable = False
-        if pollable:
+        if self._polls(tick):
             while True:
-                if tick():
+                if tick is not None and tick():
                     self.out.write("\n")
                     return None
                 ready, _, _ = select.select([self.stream], [], [], POLL_SECONDS)
@@ -112,5 +102,21 @@ class TerminalInput:
         line = self.stream.readline()
         if not line:
             raise EOFError
-        tick()
+        if tick is not None:
+            tick()
         return line.rstrip("\r\n")
+
+    def _polls(self, tick: Callable[[], bool] | None) -> bool:
+        """Wait in short polls with a move timer, or at a terminal: a Ctrl-C that lands just
+        before a blocking read does not interrupt it, and the next poll acts on it. (A pipe is
+        read straight, as it may hold lines already buffered.)"""
+        try:
+            self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return False
+        if tick is not None:
+            return True
+        try:
+            return self.stream.isatty()
+        except (AttributeError, OSError, ValueError):
+            return False

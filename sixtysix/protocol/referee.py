@@ -42,6 +42,9 @@ QUIT_GRACE = 1.0
 #: Seconds to tell an exit from a closed output once the output ended (waited in full only
 #: by a program that closed its output and runs on).
 EXIT_GRACE = 2.0
+#: Longest single wait on a program's pipes: a Ctrl-C that lands just before a wait does not
+#: interrupt it, and the next wake-up acts on it.
+WAKE = 0.2
 #: Bytes of a program's stderr kept for error messages (the last ones).
 STDERR_KEEP = 4096
 EXEC_PREFIX = "exec:"
@@ -482,7 +485,7 @@ class ExternalPlayer:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     self._timed_out("read its input")
-                selector.select(remaining)
+                selector.select(min(remaining, WAKE))
 
     def _timed_out(self, doing: str) -> NoReturn:
         status = self._exit_status(0)
@@ -514,7 +517,7 @@ class ExternalPlayer:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     self._timed_out(f"send {wanted}")
-                if not selector.select(remaining):
+                if not selector.select(min(remaining, WAKE)):
                     continue
                 try:
                     chunk = os.read(fd, max(1, min(65536, self.max_line + 1 - len(buf))))

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import io
 import os
+import threading
+import time
 
+import pytest
 from rich.console import Console
 
 from sixtysix.i18n import Translator
 from sixtysix.play.terminal import ConsoleScreen, TerminalInput
 from sixtysix.play.timer import MoveTimer
+from tests.interrupts import sigint_beside_the_wait
 from tests.play.scripted import FakeClock
 
 
@@ -54,6 +58,26 @@ def test_waiting_reader_returns_a_typed_line() -> None:
         writer.write("as\n")
         writer.flush()
         assert reader.read("> ", None, None) == "as"  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+def test_a_ctrl_c_that_does_not_interrupt_the_read_still_stops_it_at_a_terminal() -> None:
+    master, slave = os.openpty()
+    late = threading.Timer(5, os.write, (master, b"late\n"))  # what a reader that missed it gets
+    late.start()
+    try:
+        with os.fdopen(slave, encoding="utf-8") as stream:
+            prompt_out = io.StringIO()
+            reader = TerminalInput(stream, prompt_out)
+            started = time.monotonic()
+            with sigint_beside_the_wait(), pytest.raises(KeyboardInterrupt):
+                reader.read("> ", None, None)  # type: ignore[arg-type]
+            elapsed = time.monotonic() - started
+    finally:
+        late.cancel()
+        os.close(master)
+    assert elapsed < 2, elapsed
+    assert prompt_out.getvalue() == "> \n"  # the ``^C`` echo is followed by a line break
 
 
 def test_countdown_without_a_terminal_prints_only_the_warning() -> None:

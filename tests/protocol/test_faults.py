@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 import tracemalloc
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from sixtysix.protocol.referee import (
     live_players,
     parse_exec_spec,
 )
+from tests.interrupts import sigint_beside_the_wait
 from tests.protocol.loop import play_deal
 from tests.protocol.scripts import FIRST_LEGAL, gone, misbehaving, write_player
 
@@ -158,6 +160,22 @@ def test_an_exec_spec_finds_its_files_from_the_callers_directory(
     with ext:
         ext.start(variant)
         assert ext.running
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+def test_a_ctrl_c_that_does_not_interrupt_the_wait_for_a_player_still_stops_it(
+    tmp_path: Path, variant: Variant
+) -> None:
+    ext = player(write_player(tmp_path, "time.sleep(60)"))
+    started = time.monotonic()
+    try:
+        with sigint_beside_the_wait(), pytest.raises(KeyboardInterrupt):
+            ext.start(variant)
+        elapsed = time.monotonic() - started
+    finally:
+        ext.close()
+    assert elapsed < 2, elapsed
+    assert gone(ext.pids[0])
 
 
 # ---------------------------------------------------------------------- faults in play
