@@ -174,7 +174,7 @@ def test_a_ctrl_c_that_does_not_interrupt_the_wait_for_a_player_still_stops_it(
         elapsed = time.monotonic() - started
     finally:
         ext.close()
-    assert elapsed < 2, elapsed
+    assert elapsed < 10, elapsed  # a wait that missed it lasts the 30 s start timeout
     assert gone(ext.pids[0])
 
 
