@@ -111,12 +111,9 @@ class TerminalInput:
         before a blocking read does not interrupt it, and the next poll acts on it. (A pipe is
         read straight, as it may hold lines already buffered.)"""
         try:
+            if tick is None:
+                return self.stream.isatty()
             self.stream.fileno()
-        except (AttributeError, OSError, ValueError):
-            return False
-        if tick is not None:
             return True
-        try:
-            return self.stream.isatty()
         except (AttributeError, OSError, ValueError):
             return False
