@@ -47,7 +47,10 @@ def resolved(
     reg = get_registry()
     try:
         variant = reg.variant(args.variant)()
-        contestants = [Contestant(*resolve_player(s, reg)) for s in (args.bot, args.opponent)]
+        contestants = [
+            Contestant(*resolve_player(s, reg, seats=variant.seats))
+            for s in (args.bot, args.opponent)
+        ]
     except (UnknownVariantError, UnknownBotError) as exc:
         parser.error(str(exc))
     if args.deals < 1 or args.jobs < 1:

@@ -54,7 +54,7 @@ def play_bummerl(
     """Bummerl ``bummerl`` twice: our bot leading its first deal, then theirs."""
     engine = SchnapsenGamePlayEngine()
     variant = peer_variant()
-    _, cls, params = resolve_player(spec, get_registry())
+    _, cls, params = resolve_player(spec, get_registry(), seats=2)
     dealing = random.Random(f"{seed}/bummerl/{bummerl}/shuffles")
     shuffles: list[int] = []  # deal k's shuffle seed, the same in both seatings
     played = []

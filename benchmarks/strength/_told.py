@@ -111,9 +111,9 @@ class Told(Bot):
         super().__init__(seat, seed, params)
         install()  # in each worker process too
         registry = get_registry()
-        _, cls, inner = resolve_player(self.params["bot"], registry)
-        self.bot = cls(seat, seed, inner)
         self.variant: Variant = registry.variant(self.params["variant"])()
+        _, cls, inner = resolve_player(self.params["bot"], registry, seats=self.variant.seats)
+        self.bot = cls(seat, seed, inner)
         self.duel_seed = int(self.params["duel_seed"])
         self.state: DealState | None = None
 

@@ -174,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     reg = get_registry()
     try:
         variant = reg.variant(args.variant)()
-        opponent = Contestant(*resolve_player(args.opponent, reg))
+        opponent = Contestant(*resolve_player(args.opponent, reg, seats=variant.seats))
         if args.level is not None:
             AllSeeing(0, Seed(0), {"level": str(args.level)})  # a bad level fails here
-        bots = [Contestant(*resolve_player(s, reg)) for s in split_bots(args.bots)]
+        bots = [
+            Contestant(*resolve_player(s, reg, seats=variant.seats)) for s in split_bots(args.bots)
+        ]
     except (UnknownVariantError, UnknownBotError) as exc:
         p.error(str(exc))
     if min(args.deals, args.jobs, args.nodes or 1) < 1 or args.matches < 0:

@@ -5,7 +5,8 @@ M``: each match in every seating, on the same cards deal by deal) and in single 
 (``--deals N``); either may be 0. For each step: the upper level's win rate with its Wilson
 95% interval, and whether the step is clear of 50%: the interval of the upper level's share of
 the decided results (draws left out, as neither side won them) lies above one half. Ctrl-C
-reports the steps finished so far (exit status 130).
+reports the steps finished so far and the one it cut short, with the matches or deals it had
+finished (exit status 130).
 
     python benchmarks/strength/ladder.py 66 --matches 20 --deals 0 --seed 1
     python benchmarks/strength/ladder.py 66-3 --matches 4 --deals 20 --seed 1 --json
@@ -48,6 +49,8 @@ class Step:
     losses: int
     seconds: float
     median_ms: float
+    #: Ctrl-C stopped the step before its ``count``: the figures are those finished before.
+    cut: bool = False
 
     @property
     def rate(self) -> Estimate:
@@ -76,6 +79,7 @@ class Step:
             "clear_of_half": self.clear,
             "median_ms_upper": round(self.median_ms, 1),
             "seconds": round(self.seconds, 1),
+            "interrupted": self.cut,
         }
 
     def text(self) -> str:
@@ -88,30 +92,45 @@ class Step:
             f" ({100 * low:.1f}-{100 * high:.1f}) of {self.results},"
             f" {100 * d.value:.1f}% of the {self.wins + self.losses} decided: {verdict}"
             f" ({self.median_ms:.0f} ms median per move, {self.seconds:.0f} s)"
+            + (", cut short by Ctrl-C" if self.cut else "")
         )
 
 
 def step(
     variant: Variant, upper: str, lower: str, unit: str, count: int, seed: int, jobs: int
-) -> Step:
-    """One step, ``count`` matches or deals of ``@upper`` against ``@lower``."""
+) -> Step | None:
+    """One step, ``count`` matches or deals of ``@upper`` against ``@lower``; after a Ctrl-C,
+    the step so far (None if nothing was finished)."""
     reg = get_registry()
-    players = [Contestant(*resolve_player(LEVEL_PREFIX + n, reg)) for n in (upper, lower)]
+    players = [
+        Contestant(*resolve_player(LEVEL_PREFIX + n, reg, seats=variant.seats))
+        for n in (upper, lower)
+    ]
     labels = (players[0].label, players[1].label)
     start = time.perf_counter()
+    matches: list[DuelMatch] = []
+    deals: list[DealResult] = []
+    cut = False
+    try:
+        if unit == "matches":
+            matches.extend(iter_matches(variant, players, Seed(seed), count, jobs))
+        else:
+            deals.extend(iter_deals(variant, players, Seed(seed), count, jobs))
+    except KeyboardInterrupt:
+        cut = True
+        if not matches and not deals:
+            return None
     if unit == "matches":
-        matches: list[DuelMatch] = list(iter_matches(variant, players, Seed(seed), count, jobs))
         found = summarize_matches(variant.name, labels, matches, seed)
         results, wins, losses = found.games, found.wins, found.losses
         times = found.deals.times[0]
     else:
-        deals: list[DealResult] = list(iter_deals(variant, players, Seed(seed), count, jobs))
         summary = summarize(variant.name, labels, deals, seed)
         results, wins, losses = summary.games, summary.wins, summary.losses
         times = summary.times[0]
     median = 0.0 if math.isnan(times.median) else 1000 * times.median
     seconds = time.perf_counter() - start
-    return Step(upper, lower, unit, results, wins, losses, seconds, median)
+    return Step(upper, lower, unit, results, wins, losses, seconds, median, cut)
 
 
 def uppers() -> list[str]:
@@ -156,13 +175,18 @@ def main(argv: list[str] | None = None) -> int:
     for upper, lower, unit, count in plan:
         try:
             found = step(variant, upper, lower, unit, count, args.seed, args.jobs)
-        except KeyboardInterrupt:
-            print(f"interrupted: {len(steps)} steps finished", file=sys.stderr)
+        except KeyboardInterrupt:  # between two steps
+            found = None
+            status = 130
+        if found is not None:
+            steps.append(found)
+            if not args.json:
+                print(found.text(), flush=True)
+        if status or found is None or found.cut:
+            finished = sum(not s.cut for s in steps)
+            print(f"interrupted: {finished} steps finished", file=sys.stderr)
             status = 130
             break
-        steps.append(found)
-        if not args.json:
-            print(found.text(), flush=True)
     if args.json:
         data = {"variant": variant.name, "seed": args.seed, "steps": [s.as_json() for s in steps]}
         print(json.dumps(data, indent=2))

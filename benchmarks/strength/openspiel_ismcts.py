@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     reg = get_registry()
     try:
         variant = reg.variant(args.variant)()
-        opponent = Contestant(*resolve_player(args.opponent, reg))
+        opponent = Contestant(*resolve_player(args.opponent, reg, seats=variant.seats))
     except (UnknownVariantError, UnknownBotError) as exc:
         parser.error(str(exc))
     if args.deals < 1 or args.simulations < 1 or args.uct_c < 0:

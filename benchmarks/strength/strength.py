@@ -223,10 +223,11 @@ def main(argv: list[str] | None = None) -> int:
         }
         try:
             if key not in done:
-                contestants = [
-                    Contestant(*resolve_player(spec, reg)) for spec in (check.a, check.b)
-                ]
                 variant = reg.variant(check.variant)()
+                contestants = [
+                    Contestant(*resolve_player(spec, reg, seats=variant.seats))
+                    for spec in (check.a, check.b)
+                ]
                 first, second = contestants
                 seed = Seed(args.seed)
                 done[key] = (

@@ -396,7 +396,7 @@ def play_deal(
         _told.install()
     engine = SchnapsenGamePlayEngine()
     variant = peer_variant()
-    _, cls, params = resolve_player(spec, get_registry())
+    _, cls, params = resolve_player(spec, get_registry(), seats=2)
     master = random.Random(f"{seed}/{deal}")
     shuffle_seed = master.getrandbits(64)
     games = []
@@ -416,10 +416,10 @@ def play_deal(
 def choose_bot(spec: str | None) -> str:
     """The bot to measure: ``spec``, else ``expert``, else ``heuristic`` (saying why)."""
     if spec:
-        resolve_player(spec, get_registry())  # a clear error now rather than in a worker
+        resolve_player(spec, get_registry(), seats=2)  # a clear error now rather than in a worker
         return spec
     try:
-        resolve_player("expert", get_registry())
+        resolve_player("expert", get_registry(), seats=2)
     except Exception:
         print(
             "note: the 'expert' bot is not installed yet; measuring 'heuristic' instead",

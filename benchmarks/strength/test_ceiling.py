@@ -171,7 +171,7 @@ def test_a_play_out_of_the_level_below_replays_the_true_deal(name: str) -> None:
 def test_the_all_seeing_player_is_not_a_registered_bot() -> None:
     assert _all_seeing.AllSeeing.name not in get_registry().bots
     with pytest.raises(UnknownBotError):
-        resolve_player(_all_seeing.AllSeeing.name, get_registry())
+        resolve_player(_all_seeing.AllSeeing.name, get_registry(), seats=2)
     result = CliRunner().invoke(cli, ["bots"])
     assert result.exit_code == 0
     assert "expert" in result.output and "all-seeing" not in result.output
@@ -309,6 +309,21 @@ def test_the_ladder_plays_only_the_steps_asked_for(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit) as exc:
         ladder.main(["66", "--steps", "easy"])
     assert exc.value.code == 2 and "--steps names upper levels" in capsys.readouterr().err
+
+
+def test_a_step_cut_short_by_ctrl_c_keeps_its_finished_matches(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def one_then_ctrl_c(*args: Any, **kwargs: Any) -> Iterator[object]:
+        yield next(iter_matches(*args, **kwargs))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ladder, "iter_matches", one_then_ctrl_c)
+    assert ladder.main(["66", "--matches", "3", "--steps", "medium,hard", "--json"]) == 130
+    out = capsys.readouterr()
+    (cut,) = json.loads(out.out)["steps"]
+    assert (cut["upper"], cut["results"], cut["interrupted"]) == ("medium", 2, True)
+    assert out.err.strip() == "interrupted: 0 steps finished"
 
 
 # ------------------------------------------------------------------ the ceiling's edge, split

@@ -27,7 +27,7 @@ def test_the_match_targets_are_two_player_and_in_matches() -> None:
 
 def test_a_match_target_is_judged_on_the_seated_matches() -> None:
     reg = get_registry()
-    a, b = (Contestant(*resolve_player(s, reg)) for s in ("heuristic", "random"))
+    a, b = (Contestant(*resolve_player(s, reg, seats=2)) for s in ("heuristic", "random"))
     summary = duel_matches(reg.variant("schnapsen")(), a, b, 3, Seed(4))
     share = summary.wins / summary.games
     passed, figure = strength.matches_won_at_least(0.9)(summary)

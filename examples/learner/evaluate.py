@@ -27,7 +27,7 @@ def evaluate(weights: Path, against: Sequence[str], deals: int, seed: int) -> li
     registry = get_registry()
     out = []
     for spec in against:
-        label, cls, params = resolve_player(spec, registry)
+        label, cls, params = resolve_player(spec, registry, seats=variant.seats)
         out.append(duel(variant, learner, Contestant(label, cls, params), deals, Seed(seed)))
     return out
 

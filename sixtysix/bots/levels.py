@@ -8,6 +8,10 @@ that with duels, and the figures live in ``docs/benchmarks.md``.
 
 On the command line a level is written ``@name`` wherever a bot is expected
 (``sixtysix duel 66 @hard @medium``), optionally with extra parameters (``@hard:seed=3``).
+
+A level may play differently at tables of three or more seats (:attr:`Level.crowded`): there
+the search gains little over the rule player, so the levels below ``expert`` spread beneath
+the rule player instead of above it, and every step stays one a person can feel.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from sixtysix.plugins.manager import Registry
 #: The prefix that marks a level where a bot spec is expected.
 LEVEL_PREFIX = "@"
 
+#: Tables of at least this many seats play a level's :attr:`Level.crowded` form.
+CROWDED_SEATS = 3
+
 
 @dataclass(frozen=True)
 class Level:
@@ -35,6 +42,14 @@ class Level:
     #: The budget in words, for people.
     budget: str = ""
     description: str = ""
+    #: The level at tables of :data:`CROWDED_SEATS` or more, where it plays another way.
+    crowded: Level | None = None
+
+    def at(self, seats: int) -> Level:
+        """This level as played at a table of ``seats``."""
+        if self.crowded is not None and seats >= CROWDED_SEATS:
+            return self.crowded
+        return self
 
     @property
     def spec(self) -> str:
@@ -57,9 +72,19 @@ class Level:
         seed: Seed,
         registry: Registry,
         extra: Mapping[str, str] | None = None,
+        *,
+        seats: int,
     ) -> Bot:
-        """This level's bot for ``seat``; ``extra`` parameters override the level's."""
-        return self.bot_class(registry)(seat, seed, {**self.params, **(extra or {})})
+        """This level's bot for ``seat`` at a table of ``seats``; ``extra`` parameters
+        override the level's."""
+        form = self.at(seats)
+        return form.bot_class(registry)(seat, seed, {**form.params, **(extra or {})})
+
+
+def _crowded(
+    name: str, bot: str, params: Mapping[str, str], budget: str, description: str
+) -> Level:
+    return Level(name, bot, MappingProxyType(dict(params)), budget, description)
 
 
 LEVELS: Mapping[str, Level] = MappingProxyType(
@@ -78,6 +103,13 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
                 "heuristic",
                 budget="instant",
                 description="the rule-based player: sound leads, trumps, marriages, closing",
+                crowded=_crowded(
+                    "medium",
+                    "heuristic",
+                    {"noise": "0.2"},
+                    "instant",
+                    "the rule-based player, who plays a random card one time in five",
+                ),
             ),
             Level(
                 "hard",
@@ -85,6 +117,13 @@ LEVELS: Mapping[str, Level] = MappingProxyType(
                 MappingProxyType({"samples": "8", "margin": "0", "open": "search"}),
                 budget="8 sampled deals per move, searched, no second opinion",
                 description="search over a few deals consistent with what it has seen",
+                crowded=_crowded(
+                    "hard",
+                    "heuristic",
+                    {},
+                    "instant",
+                    "the rule-based player: sound calls, leads, trumps, marriages",
+                ),
             ),
             Level(
                 "expert",
@@ -107,17 +146,27 @@ def level(name: str) -> Level:
     return found
 
 
-def resolve_player(spec: str, registry: Registry) -> tuple[str, type[Bot], dict[str, str]]:
+def resolve_player(
+    spec: str, registry: Registry, *, seats: int
+) -> tuple[str, type[Bot], dict[str, str]]:
     """A bot spec (``expert:samples=64``) or a level (``@hard``, ``@hard:seed=3``) as
-    ``(label, bot class, parameters)`` among the caller's ``registry``; unknown names and
-    parameters raise one-line errors."""
+    ``(label, bot class, parameters)`` among the caller's ``registry``, for a table of
+    ``seats``; unknown names and parameters raise one-line errors."""
     text = spec.strip()
     if text.startswith(LEVEL_PREFIX):
         name, extra = parse_bot_spec(text[len(LEVEL_PREFIX) :])
-        lvl = level(LEVEL_PREFIX + name)
+        named = level(LEVEL_PREFIX + name)
+        lvl = named.at(seats)
         params = {**lvl.params, **extra}
         cls = lvl.bot_class(registry)
-        label = LEVEL_PREFIX + lvl.name + ("" if not extra else ":" + _params(extra))
+        label = LEVEL_PREFIX + named.name + ("" if not extra else ":" + _params(extra))
+        if lvl is not named:
+            try:
+                cls(0, Seed(0), params)
+            except UnknownBotError as err:
+                raise UnknownBotError(
+                    f"at a table of {seats} seats {LEVEL_PREFIX}{named.name} is {lvl.spec}: {err}"
+                ) from None
     else:
         name, params = parse_bot_spec(text)
         cls = registry.bot(name)

@@ -138,7 +138,7 @@ def duel(
         if is_exec_spec(spec):
             cls = exec_bot_class(spec, v, limits)
             return Contestant(cls.name, cls)
-        return Contestant(*resolve_player(spec, reg))
+        return Contestant(*resolve_player(spec, reg, seats=v.seats))
 
     contestants = (contestant(bot_a), contestant(bot_b))
     check_exec(c.cls for c in contestants)

@@ -31,12 +31,23 @@ def player(bot: str, seed: int | None) -> None:
       sixtysix duel 66 'exec:sixtysix player expert --seed 3' heuristic
       sixtysix player heuristic < messages.jsonl
     """
-    from sixtysix.bots.levels import resolve_player
+    from functools import cache
+
+    from sixtysix.bots.base import Bot
+    from sixtysix.bots.levels import CROWDED_SEATS, resolve_player
     from sixtysix.protocol.player import BotPlayer
 
-    _, cls, params = resolve_player(bot, registry())
+    reg = registry()
+
+    @cache
+    def at(seats: int) -> tuple[type[Bot], dict[str, str]]:
+        _, cls, params = resolve_player(bot, reg, seats=seats)
+        return cls, params
+
+    at(CROWDED_SEATS)  # a level's bad parameters at any table fail now, before the hello
+    cls, params = at(2)
     try:
-        status = BotPlayer(cls, params, seed).run()
+        status = BotPlayer(cls, params, seed, at).run()
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:

@@ -49,7 +49,7 @@ def opponents_of(variant: Variant, seat: int, opponents: str | Sequence[str]) ->
             f" not {shown(opponents)}"
         )
     registry = get_registry()
-    return [resolve_player(spec, registry) for spec in specs]
+    return [resolve_player(spec, registry, seats=n) for spec in specs]
 
 
 def gym_env(

@@ -43,27 +43,29 @@ def default_opponent(registry: Registry) -> str:
     return sorted(registry.bots)[0]
 
 
-def level_spec(name: str) -> str | None:
-    """The bot spec of a difficulty level from :mod:`sixtysix.bots.levels`, if installed."""
+def level_spec(name: str, seats: int) -> str | None:
+    """The bot spec of a difficulty level from :mod:`sixtysix.bots.levels` at a table of
+    ``seats``, if installed."""
     try:
         levels = importlib.import_module("sixtysix.bots.levels")
     except ImportError:
         return None
     table = getattr(levels, "LEVELS", None)
     if isinstance(table, Mapping) and name in table:
-        return str(getattr(table[name], "spec", table[name]))
+        return str(table[name].at(seats).spec)
     return None
 
 
-def resolve(spec: str, registry: Registry) -> Opponent:
-    """A bot spec (``expert:samples=64``) or a level (``hard``, ``@hard``, ``@hard:seed=3``),
-    checked against the registry; a bot's own name wins over a level of the same name, and a
-    name typed in another language of the interface is accepted (:func:`own_name`), whoever
-    sent the spec (``play --vs``, a table's seats from any client)."""
+def resolve(spec: str, registry: Registry, seats: int) -> Opponent:
+    """A bot spec (``expert:samples=64``) or a level (``hard``, ``@hard``, ``@hard:seed=3``)
+    for a table of ``seats``, checked against the registry; a bot's own name wins over a level
+    of the same name, and a name typed in another language of the interface is accepted
+    (:func:`own_name`), whoever sent the spec (``play --vs``, a table's seats from any
+    client)."""
     text = own_name(spec.strip().lower(), registry)
     name, params = parse_bot_spec(text.removeprefix("@"))
     if text.startswith("@") or (name not in registry.bots and name in LEVELS):
-        mapped = level_spec(name)
+        mapped = level_spec(name, seats)
         if mapped is None:
             raise UnknownBotError(
                 f"unknown level {name!r}; levels: {', '.join(LEVELS)}"
@@ -140,6 +142,6 @@ def build_bots(
         if variant is not None and is_exec_spec(spec):
             bots.append(exec_bot_class(spec, variant, deadlines)(seat, seed, {}))
             continue
-        opp = resolve(spec, registry)
+        opp = resolve(spec, registry, len(specs))
         bots.append(opp.cls(seat, seed.child(("bot", seat)), opp.params))
     return bots

@@ -21,6 +21,8 @@ from sixtysix.protocol import messages
 
 Choose = Callable[[View], int | str]
 OnMessage = Callable[[Mapping[str, Any]], None]
+#: The bot to play at a table of so many seats (a level may play otherwise at a larger one).
+Forms = Callable[[int], tuple[type[Bot], Mapping[str, str]]]
 
 
 def run_player(
@@ -76,30 +78,45 @@ def bot_seed(seed: Seed, match: int, deal: int) -> Seed:
 
 class BotPlayer:
     """An installed bot as a protocol program: a fresh bot for each deal, seeded by
-    :func:`bot_seed` from the operator's seed (or an unpredictable one)."""
+    :func:`bot_seed` from the operator's seed (or an unpredictable one); with ``forms``, the
+    bot (and its parameters) of each match is the one ``forms`` gives for its seats."""
 
     def __init__(
-        self, cls: type[Bot], params: Mapping[str, str] | None = None, seed: int | None = None
+        self,
+        cls: type[Bot],
+        params: Mapping[str, str] | None = None,
+        seed: int | None = None,
+        forms: Forms | None = None,
     ) -> None:
         self.cls = cls
         self.params = dict(params or {})
         self.seed = Seed(seed)
+        self.forms = forms
         self.matches = 0
         self.seat = 0
         self.bot: Bot | None = None
         cls(0, self.seed, self.params)  # bad parameters fail now, before the hello
+
+    def _seat_at(self, seats: int) -> None:
+        if self.forms is not None:
+            self.cls, params = self.forms(seats)
+            self.params = dict(params)
 
     def on_message(self, message: Mapping[str, Any]) -> None:
         kind = message["type"]
         if kind == "match":
             self.matches += 1
             self.seat = int(message["seat"])
+            seats = message.get("seats")
+            if isinstance(seats, int):
+                self._seat_at(seats)
         elif kind == "deal":
             deal_seed = bot_seed(self.seed, max(self.matches, 1), int(message["number"]))
             self.bot = self.cls(self.seat, deal_seed, self.params)
 
     def choose(self, view: View) -> int:
         if self.bot is None:  # a decision before any deal: a bot of its own
+            self._seat_at(view.seats)
             self.bot = self.cls(view.seat, bot_seed(self.seed, 1, 1), self.params)
         return self.bot.choose(view)
 

@@ -141,12 +141,15 @@ def test_default_opponent_is_the_strongest_installed() -> None:
 def test_opponent_specs_with_parameters_and_levels() -> None:
     specs = opponents_for("random:seed=3,random", 3, 0, REGISTRY)
     assert specs == ["", "random:seed=3", "random"]
-    assert dict(resolve("random:seed=3", REGISTRY).params) == {"seed": "3"}
+    assert dict(resolve("random:seed=3", REGISTRY, 2).params) == {"seed": "3"}
     pytest.importorskip("sixtysix.bots.levels")
     if "heuristic" in REGISTRY.bots:
-        easy = resolve("easy", REGISTRY)
+        easy = resolve("easy", REGISTRY, 2)
         assert easy.cls.name == "heuristic" and easy.params.get("noise")
-        assert resolve("@medium", REGISTRY).cls.name == "heuristic"
+        assert resolve("@medium", REGISTRY, 2).cls.name == "heuristic"
+        assert dict(resolve("@medium", REGISTRY, 4).params) == {"noise": "0.2"}
+        assert resolve("hard", REGISTRY, 2).cls.name == "expert"
+        assert resolve("hard", REGISTRY, 3).cls.name == "heuristic"
 
 
 def test_bots_and_levels_may_be_typed_in_turkish(tmp_path: Path) -> None:
@@ -157,9 +160,9 @@ def test_bots_and_levels_may_be_typed_in_turkish(tmp_path: Path) -> None:
     mine = Registry(bots={"zor": REGISTRY.bot("random"), "random": REGISTRY.bot("random")})
     assert opponents_for("zor", 2, 0, mine) == ["", "zor"]  # a bot's own name is kept
     # Wherever a spec is turned into a bot (a table's seats, from any client), too.
-    expert = resolve("@uzman:seed=3", REGISTRY)
+    expert = resolve("@uzman:seed=3", REGISTRY, 3)
     assert expert.cls.name == "expert" and expert.params.get("seed") == "3"
-    assert resolve("zor", mine).cls is REGISTRY.bot("random")
+    assert resolve("zor", mine, 2).cls is REGISTRY.bot("random")
     (bot,) = build_bots(["sezgisel"], REGISTRY, Seed(1))
     assert bot is not None and bot.name == "heuristic"
     save = tmp_path / "g.json"

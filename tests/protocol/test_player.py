@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
-from sixtysix.plugins.manager import Registry
+from sixtysix.plugins.manager import Registry, build_registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.player import BotPlayer, bot_seed, run_player
 from sixtysix.protocol.referee import ExternalPlayer, InProcessPlayer
@@ -20,6 +21,9 @@ from sixtysix.testing import invoke_cli
 from tests.protocol.loop import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
+REGISTRY = build_registry()
+#: What ``sixtysix player @hard`` plays at two seats and at four.
+FORMS = {n: resolve_player("@hard", REGISTRY, seats=n)[1:] for n in (2, 4)}
 
 
 def session(registry: Registry, name: str = "sixtysix") -> tuple[list[bytes], list[View]]:
@@ -105,6 +109,27 @@ def test_sixtysix_player_plays_a_session(registry: Registry) -> None:
     replies = [json.loads(line) for line in result.stdout.splitlines()]
     assert replies[0]["name"] == "random" and replies[0]["protocol"] == messages.PROTOCOL
     assert replies[1]["action"] in [str(a) for a in view.legal_actions]
+
+
+def test_a_level_over_the_protocol_plays_its_form_for_the_table(registry: Registry) -> None:
+    """``sixtysix player @hard`` is the search at two seats and the rule player at four:
+    the bot of each match is chosen by the seats its ``match`` message names."""
+    for name, bot in (("sixtysix", "expert"), ("sixtysix-4", "heuristic")):
+        lines, _ = session(registry, name)
+        player = BotPlayer(registry.bot("random"), {}, seed=1, forms=lambda n: FORMS[n])
+        for line in lines[1:3]:
+            player.on_message(messages.parse_line(line))
+        assert player.bot is not None and player.bot.name == bot
+    result = invoke_cli(["player", "@hard", "--seed", "1"], input=b"".join(lines).decode())
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[1])["action"]
+
+
+def test_sixtysix_player_refuses_a_level_parameter_unknown_at_any_table() -> None:
+    result = invoke_cli(["player", "@hard:samples=4"])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert "at a table of 3 seats @hard is heuristic" in line and "'samples'" in line
 
 
 def test_sixtysix_player_refuses_an_unknown_bot_in_one_line() -> None:
