@@ -6,7 +6,6 @@ as soon as their plugins are installed and nothing here names a particular bot c
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
 
 #: Strongest first: the default opponent is the first of these that is installed.
 STRENGTH_ORDER = ("expert", "pimc", "hard", "heuristic", "medium", "easy", "random")
-LEVELS = ("easy", "medium", "hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,39 +41,19 @@ def default_opponent(registry: Registry) -> str:
     return sorted(registry.bots)[0]
 
 
-def level_spec(name: str, seats: int) -> str | None:
-    """The bot spec of a difficulty level from :mod:`sixtysix.bots.levels` at a table of
-    ``seats``, if installed."""
-    try:
-        levels = importlib.import_module("sixtysix.bots.levels")
-    except ImportError:
-        return None
-    table = getattr(levels, "LEVELS", None)
-    if isinstance(table, Mapping) and name in table:
-        return str(table[name].at(seats).spec)
-    return None
-
-
 def resolve(spec: str, registry: Registry, seats: int) -> Opponent:
     """A bot spec (``expert:samples=64``) or a level (``hard``, ``@hard``, ``@hard:seed=3``)
     for a table of ``seats``, checked against the registry; a bot's own name wins over a level
     of the same name, and a name typed in another language of the interface is accepted
     (:func:`own_name`), whoever sent the spec (``play --vs``, a table's seats from any
     client)."""
+    from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
+
     text = own_name(spec.strip().lower(), registry)
-    name, params = parse_bot_spec(text.removeprefix("@"))
-    if text.startswith("@") or (name not in registry.bots and name in LEVELS):
-        mapped = level_spec(name, seats)
-        if mapped is None:
-            raise UnknownBotError(
-                f"unknown level {name!r}; levels: {', '.join(LEVELS)}"
-                if name not in LEVELS
-                else f"level {name!r} is not available: its bots are not installed"
-            )
-        base, level_params = parse_bot_spec(mapped)
-        name, params = base, {**level_params, **params}
-    cls = registry.bot(name)
-    cls(0, Seed(0), params)  # check the parameters now, not in the middle of a game
+    name, _ = parse_bot_spec(text.removeprefix(LEVEL_PREFIX))
+    bare_level = not text.startswith(LEVEL_PREFIX) and name not in registry.bots
+    wanted = LEVEL_PREFIX + text if bare_level and name in LEVELS else text
+    _, cls, params = resolve_player(wanted, registry, seats=seats)
     return Opponent(text, cls, params)
 
 
