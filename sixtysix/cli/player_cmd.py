@@ -35,6 +35,7 @@ def player(bot: str, seed: int | None) -> None:
 
     from sixtysix.bots.base import Bot
     from sixtysix.bots.levels import CROWDED_SEATS, resolve_player
+    from sixtysix.protocol.messages import MAX_NAME
     from sixtysix.protocol.player import BotPlayer
 
     reg = registry()
@@ -45,9 +46,9 @@ def player(bot: str, seed: int | None) -> None:
         return cls, params
 
     at(CROWDED_SEATS)  # a level's bad parameters at any table fail now, before the hello
-    cls, params = at(2)
+    label, cls, params = resolve_player(bot, reg, seats=2)
     try:
-        status = BotPlayer(cls, params, seed, at).run()
+        status = BotPlayer(cls, params, seed, at, label[:MAX_NAME]).run()
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:

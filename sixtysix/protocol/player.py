@@ -79,7 +79,8 @@ def bot_seed(seed: Seed, match: int, deal: int) -> Seed:
 class BotPlayer:
     """An installed bot as a protocol program: a fresh bot for each deal, seeded by
     :func:`bot_seed` from the operator's seed (or an unpredictable one); with ``forms``, the
-    bot (and its parameters) of each match is the one ``forms`` gives for its seats."""
+    bot (and its parameters) of each match is the one ``forms`` gives for its seats. Its hello
+    says ``name`` (a level's, which holds at any table), else the bot's own."""
 
     def __init__(
         self,
@@ -87,8 +88,10 @@ class BotPlayer:
         params: Mapping[str, str] | None = None,
         seed: int | None = None,
         forms: Forms | None = None,
+        name: str | None = None,
     ) -> None:
         self.cls = cls
+        self.name = name if name is not None else cls.name
         self.params = dict(params or {})
         self.seed = Seed(seed)
         self.forms = forms
@@ -123,7 +126,7 @@ class BotPlayer:
     def run(self, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
         return run_player(
             self.choose,
-            name=self.cls.name,
+            name=self.name,
             stdin=stdin,
             stdout=stdout,
             on_message=self.on_message,

@@ -75,7 +75,7 @@ def test_a_bot_plays_the_same_games_through_the_protocol_as_in_process(
     try:
         for player in external:
             player.start(variant)
-            assert player.name == bot_name
+            assert player.name == spec
         expected = games(variant, inproc, matches)
         assert games(variant, external, matches) == expected
     finally:

@@ -122,7 +122,17 @@ def test_a_level_over_the_protocol_plays_its_form_for_the_table(registry: Regist
         assert player.bot is not None and player.bot.name == bot
     result = invoke_cli(["player", "@hard", "--seed", "1"], input=b"".join(lines).decode())
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout.splitlines()[1])["action"]
+    hello, action = (json.loads(line) for line in result.stdout.splitlines()[:2])
+    assert hello["name"] == "@hard" and action["action"]
+
+
+def test_sixtysix_player_names_itself_by_its_spec() -> None:
+    """The hello says what the operator asked for, parameters and all, at any table."""
+    hello = '{"type": "hello", "protocol": "sixtysix-player/1"}\n'
+    for spec in ("heuristic:noise=0.2", "@medium:seed=3"):
+        result = invoke_cli(["player", spec], input=hello)
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout.splitlines()[0])["name"] == spec
 
 
 def test_sixtysix_player_refuses_a_level_parameter_unknown_at_any_table() -> None:
