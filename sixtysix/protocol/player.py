@@ -80,7 +80,7 @@ class BotPlayer:
     """An installed bot as a protocol program: a fresh bot for each deal, seeded by
     :func:`bot_seed` from the operator's seed (or an unpredictable one); with ``forms``, the
     bot (and its parameters) of each match is the one ``forms`` gives for its seats. Its hello
-    says ``name`` (a level's, which holds at any table), else the bot's own."""
+    says ``name`` (``sixtysix player`` gives its spec, true at any table), else the bot's."""
 
     def __init__(
         self,
