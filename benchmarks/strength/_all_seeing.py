@@ -17,19 +17,20 @@ a partner's ace or solo, the declarer's concession before the first card) and pl
 player elsewhere; with ``sees=play``, the other way round. The two split the ceiling's edge
 between what seeing the cards is worth at the calls and in the card play.
 
-How it sees: :class:`Watched` wraps the duel's variant and remembers the state of the game
-being played (every driver deals through ``variant.new_deal``); :class:`AllSeeing` reads it at
-each decision and checks that it is the game of the view it was asked with. It is never
-registered as a bot: only the benchmarks construct it.
+How it sees: ``_watched.Watched`` wraps the duel's variant and remembers the state of the
+game being played (every driver deals through ``variant.new_deal``); :class:`AllSeeing` reads
+it at each decision (``_watched.watched_state``), which checks that it is the game of the view
+it was asked with. It is never registered as a bot: only the benchmarks construct it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterator, Mapping
+from typing import ClassVar
 
 from _split import PARTS, in_part
+from _watched import watched_state
 
 from sixtysix.bots.base import Bot, int_param
 from sixtysix.bots.expert import (
@@ -44,12 +45,9 @@ from sixtysix.bots.rollouts import rollout_estimate
 from sixtysix.bots.sampling import Sampler
 from sixtysix.bots.solver import EXACT, fast_copy
 from sixtysix.core.actions import ACTIONS, Action
-from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import UnknownBotError
-from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
-from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 
 #: Search nodes per decision (the oracle's budget, two players; the generic search's with more).
@@ -65,70 +63,6 @@ LEVEL = 1
 #: Where the all-seeing player looks at the true deal (``sees``): everywhere, only for the calls,
 #: or only in the card play (the rule player's moves elsewhere).
 SEES = ("all", *PARTS)
-
-#: The state of the game being played in this process (set by :class:`Watched`).
-_CURRENT: list[DealState | None] = [None]
-
-
-class Watched(Variant):
-    """The duel's variant, unchanged, except that it remembers each deal it starts.
-
-    Every attribute the wrapper does not define is the wrapped variant's, so the games are the
-    very games of the wrapped variant (the states it makes are the wrapped variant's own).
-    """
-
-    def __init__(self, inner: Variant) -> None:  # no Variant.__init__: the inner one's rules
-        self.inner = inner
-        self.options = inner.options
-        self.rules = inner.rules
-        self.match_format = inner.match_format
-
-    def __getattr__(self, attr: str) -> Any:
-        inner = self.__dict__.get("inner")
-        if inner is None:  # while unpickling, before __dict__ is filled
-            raise AttributeError(attr)
-        return getattr(inner, attr)
-
-    @property
-    def target(self) -> int:
-        return self.inner.target
-
-    def first_dealer(self, seed: Seed, path: tuple[int | str, ...] = ()) -> int:
-        return self.inner.first_dealer(seed, path)
-
-    def next_dealer(self, dealer: int) -> int:
-        return self.inner.next_dealer(dealer)
-
-    def deal(self, seed: Seed, path: tuple[int | str, ...], dealer: int) -> DealSetup:
-        return self.inner.deal(seed, path, dealer)
-
-    def new_deal(self, setup: DealSetup) -> DealState:
-        state = self.inner.new_deal(setup)
-        _CURRENT[0] = state
-        return state
-
-    def settle(self, state: DealState, end: DealEnd) -> Outcome:
-        return self.inner.settle(state, end)
-
-    def match_winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:
-        return self.inner.match_winners(totals, deals)
-
-    def summary(self) -> str:
-        return self.inner.summary()
-
-
-def watched_state(view: View) -> DealState:
-    """The true state of the game ``view`` was taken from, or RuntimeError (never a guess)."""
-    state = _CURRENT[0]
-    if (
-        state is None
-        or state.to_act != view.seat
-        or len(state.history) != len(view.history)
-        or state.dealer != view.dealer
-        or [int(a) for a in state.legal_actions()] != [int(a) for a in view.legal_actions]
-    ):
-        raise RuntimeError("all-seeing: no watched game matches this view (play it on Watched)")
-    return state
 
 
 class TrueDeal(Sampler):

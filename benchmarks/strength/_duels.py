@@ -2,30 +2,36 @@
 summary line.
 
 ``losses.py`` and ``told_hand.py`` take the arguments of ``sixtysix duel`` (a
-variant, two bots, ``--deals``, ``--seed``, ``--jobs``) and play its very games through
-:func:`sixtysix.sim.duel.iter_deals`; a bad argument is a one-line error (exit status 2), and
-Ctrl-C keeps the deals finished so far (exit status 130).
+variant, two bots, ``--deals``, ``--seed``, ``--jobs``; ``told_hand.py`` also ``--matches``)
+and play its very games through :func:`sixtysix.sim.duel.iter_deals` (in matches,
+:func:`sixtysix.sim.match_duel.iter_matches`); a bad argument is a one-line error (exit status
+2), and Ctrl-C keeps the deals (matches) finished so far (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
+from sixtysix.sim.duel import A, Contestant, DealResult, iter_deals, summarize
+from sixtysix.sim.match_duel import DuelMatch, iter_matches, summarize_matches
+
+T = TypeVar("T")
 
 
 def duel_parser(
-    doc: str | None, bot: str, opponent: str = "its opponent"
+    doc: str | None, bot: str, opponent: str = "its opponent", matches: bool = False
 ) -> argparse.ArgumentParser:
-    """A parser for ``VARIANT BOT OPPONENT --deals N --seed S --jobs J``, described by the
-    script's ``doc`` (its first line; what follows ``::`` as the epilog)."""
+    """A parser for ``VARIANT BOT OPPONENT --deals N --seed S --jobs J`` (and ``--matches M``
+    where ``matches``), described by the script's ``doc`` (its first line; what follows ``::``
+    as the epilog)."""
     parser = argparse.ArgumentParser(
         description=(doc or "").splitlines()[0],
         epilog=(doc or "").split("::", 1)[-1] if "::" in (doc or "") else None,
@@ -35,6 +41,13 @@ def duel_parser(
     parser.add_argument("bot", help=f"{bot} (NAME:k=v or @level)")
     parser.add_argument("opponent", help=opponent)
     parser.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
+    if matches:
+        parser.add_argument(
+            "--matches",
+            type=int,
+            default=None,
+            help="whole matches to play instead of single deals, each in every seating",
+        )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     return parser
@@ -53,8 +66,8 @@ def resolved(
         ]
     except (UnknownVariantError, UnknownBotError) as exc:
         parser.error(str(exc))
-    if args.deals < 1 or args.jobs < 1:
-        parser.error("--deals and --jobs must be at least 1")
+    if args.deals < 1 or args.jobs < 1 or (getattr(args, "matches", None) or 1) < 1:
+        parser.error("--deals, --matches and --jobs must be at least 1")
     return variant, contestants
 
 
@@ -64,13 +77,29 @@ def play_all(
     args: argparse.Namespace,
 ) -> tuple[list[DealResult], int]:
     """The duel's deals and the exit status: 0, or 130 with the deals finished before Ctrl-C."""
-    played: list[DealResult] = []  # kept as they finish
+    return _kept(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs), "deals")
+
+
+def play_all_matches(
+    variant: Variant,
+    contestants: list[Contestant],
+    args: argparse.Namespace,
+) -> tuple[list[DuelMatch], int]:
+    """The duel's matches and the exit status: 0, or 130 with the matches finished before
+    Ctrl-C."""
+    found = iter_matches(variant, contestants, Seed(args.seed), args.matches, args.jobs)
+    return _kept(found, "matches")
+
+
+def _kept(results: Iterator[T], unit: str) -> tuple[list[T], int]:
+    """Every result, or (Ctrl-C) those finished so far, with the exit status (0 or 130)."""
+    done: list[T] = []  # kept as they finish
     try:
-        played.extend(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs))
+        done.extend(results)
     except KeyboardInterrupt:
-        print(f"interrupted: the {len(played)} deals finished so far", file=sys.stderr)
-        return played, 130
-    return played, 0
+        print(f"interrupted: the {len(done)} {unit} finished so far", file=sys.stderr)
+        return done, 130
+    return done, 0
 
 
 def summary_line(
@@ -84,12 +113,42 @@ def summary_line(
     """The duel's summary in one line: ``what`` (who played whom), the first bot's games won
     with their interval, game points per deal over the second, and its median time a move."""
     labels = (contestants[0].label, contestants[1].label)
-    data: dict[str, Any] = summarize(variant.name, labels, played, args.seed, seconds).as_json()
+    summary = summarize(variant.name, labels, played, args.seed, seconds)
+    return f"{variant.name}: {what}: {_deal_figures(summary.as_json())}"
+
+
+def matches_line(
+    variant: Variant,
+    contestants: list[Contestant],
+    matches: list[DuelMatch],
+    args: argparse.Namespace,
+    seconds: float,
+    what: str,
+) -> str:
+    """The duel in matches in one line: the first bot's matches won with their interval, then
+    the per-deal figures over every deal of those matches (as :func:`summary_line`)."""
+    labels = (contestants[0].label, contestants[1].label)
+    summary = summarize_matches(variant.name, labels, matches, args.seed, seconds)
+    rate = summary.win_rate[A]
+    return (
+        f"{variant.name}: {what}: won {_percent(rate.value, rate.low, rate.high)}"
+        f" of {summary.games} matches; {_deal_figures(summary.deals.as_json())}"
+    )
+
+
+def _deal_figures(data: dict[str, Any]) -> str:
+    """The first bot's games won, game points per deal over the second, median time a move."""
     rate = data["win_rate"]["a"]
     gp = data["game_points_per_deal"]["difference"]
     ms = data["time_per_move"]["a"]["median_ms"]
     return (
-        f"{variant.name}: {what}: won {100 * rate['estimate']:.1f}%"
-        f" ({100 * rate['low']:.1f}-{100 * rate['high']:.1f}) of {2 * len(played)} games,"
+        f"won {_percent(rate['estimate'], rate['low'], rate['high'])} of {data['games']} games,"
         f" {gp['estimate']:+.3f} game points per deal, {ms:.1f} ms median per move"
     )
+
+
+def _percent(value: float, low: float | None, high: float | None) -> str:
+    """``80.6% (78.0-82.9)``; the figure alone where there is no interval."""
+    if low is None or high is None:
+        return f"{100 * value:.1f}%"
+    return f"{100 * value:.1f}% ({100 * low:.1f}-{100 * high:.1f})"

@@ -33,9 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _all_seeing import AllSeeing, Watched
+from _all_seeing import AllSeeing
 from _share import DealFigures, Share, per_deal, per_match, script_parser, share_of_way
 from _split import ExpertAt
+from _watched import Watched
 
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.levels import resolve_player

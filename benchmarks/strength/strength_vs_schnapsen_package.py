@@ -48,6 +48,8 @@ over at least 500 deals, was retired by issue 26 for the Bummerls' below.
 alternating deal by deal as in our Schnapsen match, each Bummerl's deals replayed with the
 seats swapped; the Bummerl win rate with its Wilson interval comes before the per-deal figures
 over all their deals. Target (issue 26): at least 85% of Bummerls, over at least 1,000.
+``--told`` (a yardstick, in deals or in Bummerls) tells our bot the opponent's hand before each
+of its decisions.
 """
 
 from __future__ import annotations
@@ -442,22 +444,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     interrupted = False
     jobs = max(1, args.jobs)
     fn: Callable[..., tuple[Any, Any]]  # play_bummerl or play_deal: one unit's two seatings
-    extra: tuple[bool, ...]
     if args.bummerl:
         from _peer_bummerl import play_bummerl
 
-        units, unit, fn, extra = args.bummerl, "Bummerls", play_bummerl, ()
+        units, unit, fn = args.bummerl, "Bummerls", play_bummerl
     else:
-        units, unit, fn, extra = args.deals, "deals", play_deal, (args.told,)
+        units, unit, fn = args.deals, "deals", play_deal
     try:
         if jobs == 1:
             for d in range(units):
-                done.append(fn(d, args.seed, spec, args.samples, args.depth, *extra))
+                done.append(fn(d, args.seed, spec, args.samples, args.depth, args.told))
                 _progress(len(done), units, unit, start)
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = [
-                    pool.submit(fn, d, args.seed, spec, args.samples, args.depth, *extra)
+                    pool.submit(fn, d, args.seed, spec, args.samples, args.depth, args.told)
                     for d in range(units)
                 ]
                 for future in futures:
@@ -475,7 +476,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     bummerls = [b for pair in done for b in pair]
     data = summarize([g for b in bummerls for g in b.games], spec, args, seconds, interrupted)
     data["deals"] = sum(max(len(a.games), len(b.games)) for a, b in done)
-    data["bummerls"] = bummerl_figures(bummerls)
+    data["bummerls"] = bummerl_figures(bummerls, judged=not args.told)
     return data
 
 
@@ -576,8 +577,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1 or args.samples < 1 or args.depth < 1 or args.bummerl < 0:
         parser.error("--deals, --samples and --depth must be at least 1")
-    if args.bummerl and args.told:
-        parser.error("--told measures single deals: not with --bummerl")
     data = run(args)
     print(json.dumps(data, indent=2) if args.json else report(data))
     return 130 if data["interrupted"] else 0

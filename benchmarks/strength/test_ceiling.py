@@ -13,6 +13,7 @@ from typing import Any
 
 import _all_seeing
 import _share
+import _watched
 import ceiling
 import ladder
 import pytest
@@ -49,7 +50,7 @@ def make(name: str) -> Variant:
 @pytest.fixture(autouse=True)
 def nothing_watched() -> Iterator[None]:
     yield
-    _all_seeing._CURRENT[0] = None
+    _watched._CURRENT[0] = None
 
 
 # ------------------------------------------------------------------ it sees the true deal
@@ -107,9 +108,9 @@ def exact_best(state: DealState) -> int | None:
 
 
 def all_seeing_choice(state: DealState) -> int:
-    """What the all-seeing player plays, told (as :class:`~_all_seeing.Watched` tells it)
+    """What the all-seeing player plays, told (as :class:`~_watched.Watched` tells it)
     that ``state`` is the game being played."""
-    _all_seeing._CURRENT[0] = state
+    _watched._CURRENT[0] = state
     player = _all_seeing.AllSeeing(state.to_act, Seed(1))
     return int(player.choose(state.view(state.to_act)))
 
@@ -147,7 +148,7 @@ def test_it_refuses_a_view_of_another_game() -> None:
     player = _all_seeing.AllSeeing(state.to_act, Seed(1))
     with pytest.raises(RuntimeError, match="no watched game"):
         player.choose(state.view(state.to_act))
-    _all_seeing._CURRENT[0] = other
+    _watched._CURRENT[0] = other
     with pytest.raises(RuntimeError, match="no watched game"):
         player.choose(state.view(state.to_act))
 
@@ -157,7 +158,7 @@ def test_a_play_out_of_the_level_below_replays_the_true_deal(name: str) -> None:
     """``level=2`` plays whole deals (its own moves in the play-outs by level 1, on the
     play-out's true state): every answer legal, the deal played to its end."""
     variant = make(name)
-    state = _all_seeing.Watched(variant).new_deal(variant.deal(Seed(4), ("x",), 0))
+    state = _watched.Watched(variant).new_deal(variant.deal(Seed(4), ("x",), 0))
     players: list[Bot] = [_all_seeing.AllSeeing(0, Seed(1), {"level": "2"})]
     players += [HeuristicBot(s, Seed(s)) for s in range(1, variant.seats)]
     while state.phase != Phase.OVER:
@@ -182,13 +183,13 @@ def test_the_all_seeing_player_is_not_a_registered_bot() -> None:
 
 def test_watched_deals_the_variant_s_own_deals() -> None:
     variant = make("66-4")
-    watched = _all_seeing.Watched(variant)
+    watched = _watched.Watched(variant)
     assert watched.name == variant.name and watched.seats == variant.seats
     for d in range(5):
         setup = watched.deal(Seed(7), deal_path(d), d % 4)
         assert setup == variant.deal(Seed(7), deal_path(d), d % 4)
         state = watched.new_deal(setup)
-        assert _all_seeing._CURRENT[0] is state
+        assert _watched._CURRENT[0] is state
         assert state.variant is variant
 
 
@@ -218,7 +219,7 @@ def test_the_ceiling_s_duel_is_the_duel_s(monkeypatch: pytest.MonkeyPatch) -> No
     variant = make("66-3")
     bots = [Contestant("h", HeuristicBot), Contestant("e", HeuristicBot, {"noise": "0.5"})]
     plain = list(iter_deals(variant, bots, Seed(5), 2))
-    watched = list(iter_deals(_all_seeing.Watched(variant), bots, Seed(5), 2))
+    watched = list(iter_deals(_watched.Watched(variant), bots, Seed(5), 2))
     assert [g.outcome for r in plain for g in r.games] == [
         g.outcome for r in watched for g in r.games
     ]

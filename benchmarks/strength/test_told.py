@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import _told
+import _watched
 import pytest
+import told_hand
+from _watched import Watched
 
 import sixtysix.bots.expert as expert
 import sixtysix.core.view as view_module
@@ -23,7 +26,8 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import A, B, Contestant, play_game
+from sixtysix.sim.duel import A, B, Contestant, iter_deals, play_game, summarize
+from sixtysix.sim.match_duel import DuelMatch, iter_matches, play_duel_match, summarize_matches
 
 
 def make(name: str) -> Variant:
@@ -68,27 +72,95 @@ def test_a_hand_that_does_not_fit_the_view_is_not_told() -> None:
 def test_told_tells_the_measured_bot_the_true_hand_at_each_of_its_decisions(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """In a duel's game, :class:`_told.Told` finds its deal and tells the opponent's true hand
+    """In a duel's game on ``Watched``, :class:`_told.Told` tells the opponent's true hand
     before each of its bot's decisions (and nothing after); the game is the duel's own."""
+    truth, told = _recorded(monkeypatch, seats=(1,))
+    variant = make("schnapsen")
+    plain = (Contestant("h", HeuristicBot), Contestant("r", RandomBot))
+    wrapped = (Contestant("h", _told.Told, {"bot": "heuristic"}), plain[1])
+    for deal in (0, 3):
+        truth.clear()
+        told.clear()
+        game = play_game(Watched(variant), wrapped, Seed(5), deal, 1, (B, A))
+        assert truth and told == [t for hand in truth for t in (hand, None)]
+        assert game.outcome == play_game(variant, plain, Seed(5), deal, 1, (B, A)).outcome
+
+
+def test_told_tells_the_true_hand_in_every_deal_of_a_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In whole matches (one bot kept for every deal of a seating), each decision is told the
+    hand of the deal being played, and the matches are the duel's own."""
+    truth, told = _recorded(monkeypatch, seats=(0, 1))
+    variant = make("sixtysix")
+    plain = (Contestant("h", HeuristicBot), Contestant("r", RandomBot))
+    wrapped = (
+        Contestant("h", _told.Told, {"bot": "heuristic"}),
+        Contestant("r", _told.Told, {"bot": "random"}),
+    )
+    match = play_duel_match(Watched(variant), wrapped, Seed(8), 0)
+    assert all(len(s.games) > 1 for s in match.seatings)
+    assert truth and told == [t for hand in truth for t in (hand, None)]
+    assert _played(match) == _played(play_duel_match(variant, plain, Seed(8), 0))
+
+
+def _played(match: DuelMatch) -> list[tuple[object, ...]]:
+    """What a match was, leaving out the times the moves took."""
+    return [(s.seating, [g.outcome for g in s.games], s.totals) for s in match.seatings]
+
+
+def test_told_refuses_a_game_it_is_not_watching() -> None:
+    variant = make("schnapsen")
+    state = variant.new_deal(variant.deal(Seed(3), ("t",), 0))
+    _watched._CURRENT[0] = None
+    bot = _told.Told(state.to_act, Seed(1), {"bot": "heuristic"})
+    with pytest.raises(RuntimeError, match="no watched game"):
+        bot.choose(state.view(state.to_act))
+
+
+def _recorded(
+    monkeypatch: pytest.MonkeyPatch, seats: tuple[int, ...]
+) -> tuple[list[int], list[int | None]]:
+    """The opponent's true hand at each view made for one of ``seats``, and what was told."""
     monkeypatch.setattr(expert, "Sampler", Sampler)  # Told installs its sampler
     truth: list[int] = []
     told: list[int | None] = []
     make_view = view_module.make_view
 
     def seen(state: DealState, seat: int) -> View:
-        if seat == 1:  # Told's seat below
-            truth.append(state.hands[0])
+        if seat in seats:
+            truth.append(state.hands[1 - seat])
         return make_view(state, seat)
 
     monkeypatch.setattr(view_module, "make_view", seen)
     monkeypatch.setattr(_told, "tell", told.append)
-    variant = make("schnapsen")
-    spec = {"bot": "heuristic", "variant": "schnapsen", "duel_seed": "5"}
-    plain = (Contestant("h", HeuristicBot), Contestant("r", RandomBot))
-    wrapped = (Contestant("h", _told.Told, spec), plain[1])
-    for deal in (0, 3):
-        truth.clear()
-        told.clear()
-        game = play_game(variant, wrapped, Seed(5), deal, 1, (B, A))
-        assert truth and told == [t for hand in truth for t in (hand, None)]
-        assert game.outcome == play_game(variant, plain, Seed(5), deal, 1, (B, A)).outcome
+    return truth, told
+
+
+@pytest.mark.parametrize("unit", ["--deals", "--matches"])
+def test_told_hand_reports_the_duel_s_own_figures(
+    unit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """told_hand.py plays the duel's own games (in deals or in matches): a bot that ignores
+    the told hand scores exactly what ``sixtysix duel`` gives it, in the same words."""
+    assert told_hand.main(["schnapsen", "heuristic", "random", unit, "3", "--seed", "4"]) == 0
+    line = capsys.readouterr().out
+    plain = [Contestant("heuristic", HeuristicBot), Contestant("random", RandomBot)]
+    if unit == "--matches":
+        summary = summarize_matches(
+            "schnapsen",
+            ("heuristic", "random"),
+            list(iter_matches(make("schnapsen"), plain, Seed(4), 3)),
+        )
+        rate, deals = summary.win_rate[A], summary.deals
+        assert rate.low is not None
+        assert f"won {100 * rate.value:.1f}% ({100 * rate.low:.1f}-" in line
+        assert f"of {summary.games} matches;" in line
+    else:
+        deals = summarize(
+            "schnapsen",
+            ("heuristic", "random"),
+            list(iter_deals(make("schnapsen"), plain, Seed(4), 3)),
+        )
+    assert f"won {100 * deals.win_rate[A].value:.1f}%" in line
+    assert f"of {deals.games} games, {deals.margin.value:+.3f} game points per deal" in line

@@ -6,11 +6,14 @@ talon. Everything else is the duel's: the same deals, seatings and bot seeds as 
 duel VARIANT BOT OPPONENT --deals N --seed S``, and the same summary. The difference between
 the two win rates is what reading the opponent's cards perfectly would be worth to that bot;
 what it still loses is the talon's luck and its own play. ``oracle.py`` goes further: its
-cheat sees the talon's order as well. Ctrl-C reports the deals finished so far (exit status
-130).
+cheat sees the talon's order as well. With ``--matches M`` the games are those of ``sixtysix
+duel ... --matches M``: whole matches, each in both seatings on the same cards deal by deal,
+and the match win rate comes first. Ctrl-C reports the deals (matches) finished so far (exit
+status 130).
 
     python benchmarks/strength/told_hand.py schnapsen expert random --deals 500 --jobs 2
     python benchmarks/strength/told_hand.py 66 expert heuristic --deals 500 --jobs 2
+    python benchmarks/strength/told_hand.py schnapsen expert heuristic --matches 250 --jobs 2
 
 Two-player games only.
 """
@@ -23,23 +26,38 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _duels import duel_parser, play_all, resolved, summary_line
+from _duels import (
+    duel_parser,
+    matches_line,
+    play_all,
+    play_all_matches,
+    resolved,
+    summary_line,
+)
 from _told import Told
+from _watched import Watched
 
 from sixtysix.sim.duel import Contestant
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = duel_parser(__doc__, "the bot told the opponent's hand", "its opponent, honest")
+    parser = duel_parser(
+        __doc__, "the bot told the opponent's hand", "its opponent, honest", matches=True
+    )
     args = parser.parse_args(argv)
     variant, contestants = resolved(parser, args)
     if variant.seats != 2:
         parser.error("two-player games only")
-    told = {"bot": args.bot, "variant": variant.name, "duel_seed": str(args.seed)}
-    contestants[0] = Contestant(contestants[0].label, Told, told)
-    start = time.perf_counter()
-    played, status = play_all(variant, contestants, args)
+    contestants[0] = Contestant(contestants[0].label, Told, {"bot": args.bot})
     what = f"{args.bot}, told the opponent's hand, against {args.opponent}"
+    watched = Watched(variant)
+    start = time.perf_counter()
+    if args.matches:
+        matches, status = play_all_matches(watched, contestants, args)
+        seconds = time.perf_counter() - start
+        print(matches_line(variant, contestants, matches, args, seconds, what))
+        return status
+    played, status = play_all(watched, contestants, args)
     print(summary_line(variant, contestants, played, args, time.perf_counter() - start, what))
     return status
 
