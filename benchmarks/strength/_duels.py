@@ -66,7 +66,8 @@ def resolved(
         ]
     except (UnknownVariantError, UnknownBotError) as exc:
         parser.error(str(exc))
-    if args.deals < 1 or args.jobs < 1 or (getattr(args, "matches", None) or 1) < 1:
+    matches = getattr(args, "matches", None)
+    if args.deals < 1 or args.jobs < 1 or (matches is not None and matches < 1):
         parser.error("--deals, --matches and --jobs must be at least 1")
     return variant, contestants
 

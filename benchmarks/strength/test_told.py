@@ -164,3 +164,13 @@ def test_told_hand_reports_the_duel_s_own_figures(
         )
     assert f"won {100 * deals.win_rate[A].value:.1f}%" in line
     assert f"of {deals.games} games, {deals.margin.value:+.3f} game points per deal" in line
+
+
+@pytest.mark.parametrize("bad", [["--matches", "0"], ["--deals", "0"], ["--jobs", "0"]])
+def test_told_hand_refuses_no_work_in_one_line(
+    bad: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        told_hand.main(["schnapsen", "expert", "heuristic", *bad])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith("must be at least 1")
