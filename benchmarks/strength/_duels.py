@@ -13,14 +13,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.duel import A, Contestant, DealResult, iter_deals, summarize
+from sixtysix.sim.duel import A, Contestant, DealResult, DuelSummary, iter_deals, summarize
 from sixtysix.sim.match_duel import DuelMatch, iter_matches, summarize_matches
 
 T = TypeVar("T")
@@ -115,7 +115,7 @@ def summary_line(
     with their interval, game points per deal over the second, and its median time a move."""
     labels = (contestants[0].label, contestants[1].label)
     summary = summarize(variant.name, labels, played, args.seed, seconds)
-    return f"{variant.name}: {what}: {_deal_figures(summary.as_json())}"
+    return f"{variant.name}: {what}: {_deal_figures(summary)}"
 
 
 def matches_line(
@@ -130,26 +130,16 @@ def matches_line(
     the per-deal figures over every deal of those matches (as :func:`summary_line`)."""
     labels = (contestants[0].label, contestants[1].label)
     summary = summarize_matches(variant.name, labels, matches, args.seed, seconds)
-    rate = summary.win_rate[A]
     return (
-        f"{variant.name}: {what}: won {_percent(rate.value, rate.low, rate.high)}"
-        f" of {summary.games} matches; {_deal_figures(summary.deals.as_json())}"
+        f"{variant.name}: {what}: won {summary.win_rate[A].percent()} of {summary.games}"
+        f" matches; {_deal_figures(summary.deals)}"
     )
 
 
-def _deal_figures(data: dict[str, Any]) -> str:
+def _deal_figures(summary: DuelSummary) -> str:
     """The first bot's games won, game points per deal over the second, median time a move."""
-    rate = data["win_rate"]["a"]
-    gp = data["game_points_per_deal"]["difference"]
-    ms = data["time_per_move"]["a"]["median_ms"]
     return (
-        f"won {_percent(rate['estimate'], rate['low'], rate['high'])} of {data['games']} games,"
-        f" {gp['estimate']:+.3f} game points per deal, {ms:.1f} ms median per move"
+        f"won {summary.win_rate[A].percent()} of {summary.games} games,"
+        f" {summary.margin.value:+.3f} game points per deal,"
+        f" {1000 * summary.times[A].median:.1f} ms median per move"
     )
-
-
-def _percent(value: float, low: float | None, high: float | None) -> str:
-    """``80.6% (78.0-82.9)``; the figure alone where there is no interval."""
-    if low is None or high is None:
-        return f"{100 * value:.1f}%"
-    return f"{100 * value:.1f}% ({100 * low:.1f}-{100 * high:.1f})"

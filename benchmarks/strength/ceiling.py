@@ -111,13 +111,6 @@ def play(
     return Run(label, summary, per_deal(played)), interrupted
 
 
-def percent(e: Estimate) -> str:
-    """``52.8% (48.1-57.4)``."""
-    if e.low is None or e.high is None:
-        return f"{100 * e.value:5.1f}%"
-    return f"{100 * e.value:5.1f}% ({100 * e.low:.1f}-{100 * e.high:.1f})"
-
-
 def points(e: Estimate) -> str:
     """``+0.186 (+0.136 to +0.237)``; without an interval (too few deals), the figure alone."""
     if e.low is None or e.high is None:
@@ -130,9 +123,9 @@ def line(run: Run) -> str:
     s = run.summary
     matches = ""
     if run.matches is not None:
-        matches = f"matches won {percent(run.matches.win_rate[0])} of {run.matches.games}; "
+        matches = f"matches won {run.matches.win_rate[0].percent()} of {run.matches.games}; "
     return (
-        f"{run.label:<24} {matches}games won {percent(s.win_rate[0])} of {s.games},"
+        f"{run.label:<24} {matches}games won {s.win_rate[0].percent()} of {s.games},"
         f" {points(s.margin)} game points per deal,"
         f" {1000 * s.times[0].median:.1f} ms median per move, {s.seconds:.0f} s"
     )

@@ -248,11 +248,6 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
         console.print(tr._("No deal finished.") if m is None else tr._("No match finished."))
         return
 
-    def pct(i: Estimate) -> str:
-        if i.low is None or i.high is None:
-            return f"{100 * i.value:.1f}%"
-        return f"{100 * i.value:.1f}% ({100 * i.low:.1f}-{100 * i.high:.1f})"
-
     def num(i: Estimate) -> str:
         if i.low is None or i.high is None or math.isnan(i.value):
             return f"{i.value:.3f}"
@@ -276,9 +271,9 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     table.add_column(f"B: {s.labels[B]}", justify="right")
     if m is not None:
         table.add_row(tr._("matches won"), str(m.wins), str(m.losses))
-        table.add_row(tr._("match win rate"), pct(m.win_rate[A]), pct(m.win_rate[B]))
+        table.add_row(tr._("match win rate"), m.win_rate[A].percent(), m.win_rate[B].percent())
     table.add_row(tr._("games won"), str(s.wins), str(s.losses))
-    table.add_row(tr._("win rate"), pct(s.win_rate[A]), pct(s.win_rate[B]))
+    table.add_row(tr._("win rate"), s.win_rate[A].percent(), s.win_rate[B].percent())
     table.add_row(tr._("game points per deal"), num(s.points[A]), num(s.points[B]))
     table.add_row(tr._("time per move: mean / median / p95"), ms(s.times[A]), ms(s.times[B]))
     console.print(table)

@@ -51,6 +51,13 @@ class Estimate:
 
         return {key: r(self.value), "low": r(self.low), "high": r(self.high)}
 
+    def percent(self) -> str:
+        """A rate as the reports print it, ``80.6% (78.0-82.9)``; the figure alone where there
+        is no interval."""
+        if self.low is None or self.high is None:
+            return f"{100 * self.value:.1f}%"
+        return f"{100 * self.value:.1f}% ({100 * self.low:.1f}-{100 * self.high:.1f})"
+
 
 def wilson(successes: int, trials: int, z: float = Z95) -> Estimate:
     """A proportion with its Wilson score interval."""

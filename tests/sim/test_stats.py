@@ -14,6 +14,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.sim.simulate import Summary
 from sixtysix.sim.stats import (
     ELO_SCALE,
+    Estimate,
     PairTable,
     TimeStats,
     bootstrap_ratings,
@@ -167,3 +168,8 @@ def test_time_stats() -> None:
     assert t.p95 == pytest.approx(0.09505)
     assert t.as_json()["p95_ms"] == pytest.approx(95.05)
     assert TimeStats.of([0.002]).p95 == 0.002
+
+
+def test_a_rate_is_printed_with_its_interval_or_alone() -> None:
+    assert wilson(806, 1000).percent() == "80.6% (78.0-82.9)"
+    assert Estimate(0.5, None, None).percent() == "50.0%"
