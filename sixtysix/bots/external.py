@@ -39,6 +39,7 @@ from sixtysix.core.view import View
 from sixtysix.protocol.referee import (
     DEFAULT_MOVE_TIMEOUT,
     DEFAULT_START_TIMEOUT,
+    QUIT_GRACE,
     ExternalPlayer,
     PlayerStartError,
     close_all,
@@ -199,10 +200,11 @@ def _player_for(cls: type[ExecBot], seat: int) -> ExternalPlayer:
     return player
 
 
-def close_players() -> None:
-    """Close every external player of this process (drivers call it in ``finally``)."""
+def close_players(grace: float = QUIT_GRACE) -> None:
+    """Close every external player of this process (drivers call it in ``finally``), each
+    given ``grace`` seconds to quit before it is killed."""
     _OPEN.clear()
-    close_all()
+    close_all(grace)
 
 
 @contextlib.contextmanager

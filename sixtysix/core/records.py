@@ -8,12 +8,13 @@ The JSON shape is a public interface (RECORDS.md): reading is forgiving in notat
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from sixtysix.core import bounded_json
 from sixtysix.core.actions import ACTION_NAMES
+from sixtysix.core.bounded_json import JSONInputError
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import NotationError, RecordError, shown
@@ -86,19 +87,19 @@ def load_record_text(text: str, source: str = "record") -> RawRecord:
 
 
 def json_value(text: str, source: str) -> object:
-    """``text`` parsed as JSON, where every way it can fail is a one-line :class:`RecordError`:
-    broken syntax, a number longer than Python reads (4300 digits), nesting too deep to read."""
+    """``text`` parsed as JSON within bounds, where every way it can fail is a one-line
+    :class:`RecordError`: broken syntax, a number longer than Python reads (4300 digits) or not
+    finite, nesting deeper than any record's (:data:`~sixtysix.core.bounded_json.MAX_DEPTH`)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"{source} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
-    except ValueError:  # only int()'s digit limit gets here
-        limit = sys.get_int_max_str_digits()
-        raise RecordError(f"{source}: a number has more than {limit} digits") from None
-    except RecursionError:
-        raise RecordError(f"{source} is nested too deeply to read") from None
+        return bounded_json.loads(text, max_bytes=MAX_RECORD_BYTES)
+    except JSONInputError as exc:
+        if exc.kind == "size":
+            message = f"{source} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record"
+        elif exc.kind in ("depth", "syntax"):
+            message = f"{source} is {exc}"
+        else:
+            message = f"{source} has {exc}"
+        raise RecordError(message) from None
 
 
 def load_record_file(path: str | Path) -> RawRecord:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sixtysix.core import bounded_json
 from sixtysix.core.errors import RecordError
 from sixtysix.core.files import FileTargetError, write_text_atomic
-from sixtysix.core.records import Record
+from sixtysix.core.records import MAX_RECORD_BYTES, Record
 from sixtysix.core.replay import Replay, replay
 from sixtysix.i18n import LANGUAGES
 from sixtysix.plugins.manager import Registry
@@ -151,9 +152,8 @@ def load_saved_game(path: Path, registry: Registry) -> Resumed:
     settings = None
     if side.exists():
         try:
-            data = json.loads(side.read_text(encoding="utf-8"))
-        except RecursionError:
-            raise RecordError(f"cannot read {side}: JSON nested too deeply") from None
+            text = side.read_text(encoding="utf-8")
+            data = bounded_json.loads(text, max_bytes=MAX_RECORD_BYTES)
         except (OSError, ValueError) as exc:
             raise RecordError(f"cannot read {side}: {exc}") from None
         settings = SessionSettings.from_json(data, str(side))

@@ -11,7 +11,9 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sixtysix.core import bounded_json
 from sixtysix.core.actions import ACTION_NAMES, Action, parse_action
+from sixtysix.core.bounded_json import JSONInputError
 from sixtysix.core.cards import CARD_NAMES, SUITS, Card, parse_card, parse_suit
 from sixtysix.core.errors import NotationError, SixtySixError
 from sixtysix.core.outcome import Outcome
@@ -24,6 +26,9 @@ from sixtysix.plugins.manager import Registry
 PROTOCOL = "sixtysix-player/1"
 #: Longest line (bytes, newline excluded) either side may send.
 MAX_LINE = 64 * 1024
+#: Deepest nesting of arrays and objects in a line: the deepest message is 4 levels (a
+#: ``decide``: the message, its view, ``known``, a seat's cards), so 64 leaves a wide margin.
+MAX_DEPTH = bounded_json.MAX_DEPTH
 #: Longest player name and action string a player may send, and most variants it may list.
 MAX_NAME = 100
 MAX_ACTION = 100
@@ -62,15 +67,19 @@ def encode_line(message: Mapping[str, Any]) -> bytes:
 
 
 def parse_line(line: bytes | str, max_line: int = MAX_LINE) -> Message:
-    """The message of one line (newline optional): a JSON object with a string ``type``."""
+    """The message of one line (newline optional): a JSON object with a string ``type``, read
+    within :data:`MAX_DEPTH`, so that no line from a peer can exhaust the parser's stack."""
     raw = line.encode("utf-8") if isinstance(line, str) else line
     raw = raw.rstrip(b"\n").rstrip(b"\r")
     if len(raw) > max_line:
         raise ProtocolError(f"a line of more than {max_line} bytes")
     try:
-        message = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise ProtocolError(f"not a JSON line: {_excerpt(raw)}") from None
+        message = bounded_json.loads(raw, max_bytes=max_line, max_depth=MAX_DEPTH)
+    except JSONInputError as exc:
+        if exc.kind == "syntax":
+            raise ProtocolError(f"not a JSON line: {_excerpt(raw)}") from None
+        what = f"with {exc}" if exc.kind == "number" else str(exc)
+        raise ProtocolError(f"a line {what}") from None
     if not isinstance(message, dict):
         raise ProtocolError(f"not a JSON object: {_excerpt(raw)}")
     kind = message.get("type")
@@ -309,6 +318,7 @@ def _opt_int(value: object) -> int | None:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_LINE",
     "PROTOCOL",
     "IllegalAnswer",

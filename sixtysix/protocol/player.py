@@ -109,12 +109,13 @@ class BotPlayer:
         kind = message["type"]
         if kind == "match":
             self.matches += 1
-            self.seat = int(message["seat"])
+            self.seat = _count(message, "seat")
             seats = message.get("seats")
-            if isinstance(seats, int):
+            if isinstance(seats, int) and not isinstance(seats, bool):
                 self._seat_at(seats)
         elif kind == "deal":
-            deal_seed = bot_seed(self.seed, max(self.matches, 1), int(message["number"]))
+            number = _count(message, "number")
+            deal_seed = bot_seed(self.seed, max(self.matches, 1), number)
             self.bot = self.cls(self.seat, deal_seed, self.params)
 
     def choose(self, view: View) -> int:
@@ -131,3 +132,12 @@ class BotPlayer:
             stdout=stdout,
             on_message=self.on_message,
         )
+
+
+def _count(message: Mapping[str, Any], key: str) -> int:
+    """A small whole number the referee must send (a seat, a deal's number), else the
+    protocol is broken."""
+    value = message.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**9:
+        raise messages.ProtocolError(f"a {message['type']} message without a valid {key}")
+    return value

@@ -4,9 +4,13 @@
 directory of its own, in its own process group, and talks to it over its stdin and stdout with
 a deadline on every read and write and a bound on every line. Whatever the program does wrong
 (time out, exit, close its output, write garbage or an illegal action) becomes one
-:class:`~sixtysix.core.faults.PlayerFault`; its process group is then killed and reaped, and the
-next match or deal starts a fresh process. Nothing of the referee's (seed, record file, paths,
-environment) is handed to the program.
+:class:`~sixtysix.core.faults.PlayerFault`; the program and every process it started are then
+killed and reaped, and the next match or deal starts a fresh process. Nothing of the
+referee's (seed, record file, paths, environment) is handed to the program.
+
+On Linux the program runs under a small launcher (:mod:`sixtysix.protocol.reaper`), a child
+subreaper that kills every descendant of the program when the program ends, however it left
+the process group; elsewhere the process group is all there is.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -47,7 +52,27 @@ EXIT_GRACE = 2.0
 WAKE = 0.2
 #: Bytes of a program's stderr kept for error messages (the last ones).
 STDERR_KEEP = 4096
+#: Seconds the launcher has to kill the program's descendants and exit before its process
+#: group is killed outright (it takes milliseconds).
+REAP_GRACE = 1.0
 EXEC_PREFIX = "exec:"
+
+
+def _reaper_command() -> list[str] | None:
+    """The launcher's command line before its arguments, or None where it cannot work (not
+    Linux, no interpreter to run it, a frozen application): the program is then started
+    directly, in its own process group only."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+    if not sys.platform.startswith("linux") or not sys.executable or not os.path.isfile(path):
+        return None
+    if getattr(sys, "frozen", False):  # its executable is the application, not Python
+        return None
+    return [sys.executable, "-I", "-S", path]
+
+
+#: ``python -I -S reaper.py``: isolated from the environment and site-packages, so it starts
+#: fast and imports nothing of the referee's.
+REAPER: list[str] | None = _reaper_command()
 
 
 class PlayerStartError(SixtySixError):
@@ -160,16 +185,18 @@ _LIVE: set[ExternalPlayer] = set()
 _LIVE_LOCK = threading.Lock()
 
 
-def close_all() -> None:
+def close_all(grace: float = QUIT_GRACE) -> None:
     """Close every external player this process started (drivers call it in ``finally``, so
     Ctrl-C leaves no child behind; it also runs at exit). All are asked to quit at once and
-    share one grace period."""
+    share one ``grace`` period (seconds) before they are killed."""
     players = live_players()
     for player in players:
         player._ask_to_quit()
-    deadline = time.monotonic() + QUIT_GRACE
+    deadline = time.monotonic() + grace
     for player in players:
         player._exit_status(max(0.0, deadline - time.monotonic()))
+    for player in players:  # every launcher cleans up at once; each _finish then waits less
+        player._stop_launcher()
     for player in players:
         player._finish()
 
@@ -221,6 +248,8 @@ class ExternalPlayer:
         self._variant: Variant | type[Variant] | str | None = None
         self._match: Variant | None = None
         self._proc: subprocess.Popen[bytes] | None = None
+        #: Whether the current process is the launcher (:data:`REAPER`) of the program.
+        self._launcher = False
         self._dir: str | None = None
         self._buf = bytearray()
         self._stderr = b""
@@ -241,7 +270,8 @@ class ExternalPlayer:
 
     @property
     def pid(self) -> int | None:
-        """The process id of the current process (None when none runs)."""
+        """The process id of the current process (None when none runs): the launcher's where
+        the program runs under one, whose exit status is the program's."""
         return None if self._proc is None else self._proc.pid
 
     def start(self, variant: Variant | type[Variant] | str | None = None) -> None:
@@ -333,38 +363,21 @@ class ExternalPlayer:
     def _launch(self) -> None:
         """Spawn a process and shake hands; faults as :class:`PlayerFault`."""
         self._dir = tempfile.mkdtemp(prefix="sixtysix-player-")
+        # The launcher reports a program it cannot run (its errno) on a pipe of its own.
+        status_r, status_w = os.pipe() if REAPER is not None else (-1, -1)
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self._dir,
-                env=player_environment(self._dir),
-                start_new_session=True,
-                close_fds=True,
-                bufsize=0,
-            )
-        except OSError as exc:
-            self._kill()
-            raise PlayerFault(
-                self.seat, FaultKind.CRASH, f"cannot run {self.argv[0]}: {exc.strerror or exc}"
-            ) from None
-        self._proc = proc
-        self.pids.append(proc.pid)
-        with _LIVE_LOCK:
-            _LIVE.add(self)
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        os.set_blocking(proc.stdin.fileno(), False)
-        os.set_blocking(proc.stdout.fileno(), False)
-        self._buf.clear()
-        self._stderr = b""
-        self._stderr_thread = threading.Thread(
-            target=self._drain_stderr, args=(proc.stderr.fileno(),), daemon=True
-        )
-        self._stderr_thread.start()
-        self._send(messages.hello(), self.start_timeout)
-        reply = self._read_message(self.start_timeout, "the hello")
+            self._spawn(status_w)
+            try:
+                self._send(messages.hello(), self.start_timeout)
+                reply = self._read_message(self.start_timeout, "the hello")
+            except PlayerFault:
+                error = _spawn_error(status_r)
+                if error is not None:
+                    raise self._cannot_run(error) from None
+                raise
+        finally:
+            if status_r >= 0:
+                os.close(status_r)
         try:
             self.name, self.variants = messages.check_hello_reply(reply)
         except ProtocolError as exc:
@@ -380,6 +393,51 @@ class ExternalPlayer:
             name = variant if isinstance(variant, str) else getattr(variant, "name", "")
             listed = ", ".join(self.variants) or "none"
             self._fail(FaultKind.GARBAGE, f"does not play {name} (it plays: {listed})")
+
+    def _spawn(self, status_fd: int) -> None:
+        """Start the process (the launcher where there is one, which starts the program) with
+        its pipes, and the thread that drains its stderr."""
+        assert self._dir is not None
+        command = self.argv
+        if REAPER is not None:
+            command = [*REAPER, str(os.getpid()), str(status_fd), *self.argv]
+        try:
+            proc = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self._dir,
+                env=player_environment(self._dir),
+                start_new_session=True,
+                close_fds=True,
+                pass_fds=(status_fd,) if status_fd >= 0 else (),
+                bufsize=0,
+            )
+        except OSError as exc:
+            raise self._cannot_run(exc.strerror or str(exc)) from None
+        finally:
+            if status_fd >= 0:  # the launcher holds the only copy it needs
+                os.close(status_fd)
+        self._proc = proc
+        self._launcher = REAPER is not None
+        self.pids.append(proc.pid)
+        with _LIVE_LOCK:
+            _LIVE.add(self)
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        os.set_blocking(proc.stdin.fileno(), False)
+        os.set_blocking(proc.stdout.fileno(), False)
+        self._buf.clear()
+        self._stderr = b""
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr, args=(proc.stderr.fileno(),), daemon=True
+        )
+        self._stderr_thread.start()
+
+    def _cannot_run(self, error: str) -> PlayerFault:
+        """The fault of a program that could not be run at all (everything cleaned up)."""
+        self._kill()
+        return PlayerFault(self.seat, FaultKind.CRASH, f"cannot run {self.argv[0]}: {error}")
 
     def _relaunch(self) -> None:
         """A fresh process after a fault, told the current match again."""
@@ -403,29 +461,27 @@ class ExternalPlayer:
         """The exit status once the process has exited, waiting up to ``within`` seconds
         (None if it still runs). The process is not reaped, so its group id stays its own
         until :meth:`_kill`."""
+        return None if self._proc is None else _wait_status(self._proc, within)
+
+    def _stop_launcher(self) -> None:
+        """Tell the launcher to kill the program and all its descendants (it then exits)."""
         proc = self._proc
-        if proc is None:
-            return None
-        deadline = time.monotonic() + within
-        while True:
-            try:
-                info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                return proc.returncode
-            if info is not None:
-                if info.si_code == os.CLD_EXITED:
-                    return info.si_status
-                return -info.si_status
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.01)
+        if proc is not None and self._launcher and proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(proc.pid, signal.SIGTERM)  # the launcher's pid alone, not its group
 
     def _kill(self) -> None:
-        """Kill the process group, reap the process, close the pipes, remove the directory."""
-        proc, self._proc = self._proc, None
+        """Kill the program with its descendants (the launcher's work, given
+        :data:`REAP_GRACE`) and then its process group, reap the process, close the pipes,
+        remove the directory."""
+        proc = self._proc
         if proc is not None:
+            if self._launcher:
+                self._stop_launcher()
+                _wait_status(proc, REAP_GRACE)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
+            self._proc = None  # only now: a Ctrl-C in the waits above leaves it to close_all
             proc.wait()
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
@@ -541,6 +597,43 @@ class ExternalPlayer:
             self._buf += chunk
         if self._buf:
             self._fail(FaultKind.GARBAGE, "wrote a line it was not asked for")
+
+
+def _wait_status(proc: subprocess.Popen[bytes], within: float) -> int | None:
+    """``proc``'s exit status (negative: killed by that signal) once it has exited, waiting up
+    to ``within`` seconds; None if it still runs. It is left unreaped (its pid and group id
+    stay its own)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            info = os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return proc.returncode
+        if info is not None:
+            if info.si_code == os.CLD_EXITED:
+                return info.si_status
+            return -info.si_status
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.01)
+
+
+def _spawn_error(fd: int) -> str | None:
+    """What the launcher wrote on its status pipe ``fd``: the error of a program it could not
+    run, or None (nothing: the program ran)."""
+    if fd < 0:
+        return None
+    os.set_blocking(fd, False)
+    try:
+        data = os.read(fd, 64)
+    except BlockingIOError:
+        return None
+    if not data:
+        return None
+    try:
+        return os.strerror(int(data))
+    except ValueError:
+        return data.decode("ascii", "replace")
 
 
 def external_player(

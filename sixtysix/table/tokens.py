@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from sixtysix.core import bounded_json
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.files import FileTargetError, aside_name, locked_beside, write_text_atomic
 from sixtysix.i18n import Translator
@@ -89,8 +90,8 @@ class TokenFile:
         if len(raw) > MAX_FILE:
             return {}, self.tr._("it is larger than a token file can be")
         try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            data = bounded_json.loads(raw, max_bytes=MAX_FILE)
+        except ValueError:
             return {}, self.tr._("it is not JSON")
         if not isinstance(data, dict) or not all(
             isinstance(names, dict)

@@ -91,6 +91,23 @@ def test_a_broken_referee_line_is_a_protocol_error(registry: Registry) -> None:
         run_player(lambda v: 0, name="p", stdin=io.BytesIO(b"{oops\n"), stdout=io.BytesIO())
 
 
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"type":"match"}', "a match message without a valid seat"),
+        ('{"type":"match","seat":"0"}', "a match message without a valid seat"),
+        ('{"type":"match","seat":true}', "a match message without a valid seat"),
+        ('{"type":"deal","number":-1}', "a deal message without a valid number"),
+        ('{"type":"deal"}', "a deal message without a valid number"),
+    ],
+)
+def test_sixtysix_player_refuses_a_message_without_its_fields(line: str, reason: str) -> None:
+    result = invoke_cli(["player", "random"], input=line + "\n")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"Error: {reason}"
+    assert "Traceback" not in result.output
+
+
 def test_bot_player_makes_a_bot_per_deal_from_its_seed(registry: Registry) -> None:
     cls = registry.bot("random")
     player = BotPlayer(cls, {}, seed=5)
