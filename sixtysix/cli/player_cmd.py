@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from sixtysix.cli.common import EXIT_INTERRUPTED, registry, reports_errors
+from sixtysix.cli.common import EXIT_INTERRUPTED, SEED, registry, reports_errors
 from sixtysix.cli.localized import LocalizedCommand
 
 
@@ -14,7 +14,7 @@ from sixtysix.cli.localized import LocalizedCommand
 @click.argument("bot", metavar="BOT")
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,  # ASCII digits, as every command's --seed (int() would take ５ or ٣)
     default=None,
     help="The bot's own seed (the referee never sends one). Default: secure random.",
 )

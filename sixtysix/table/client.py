@@ -15,16 +15,25 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import ipaddress
 import os
+import re
 import select
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidHandshake,
+    InvalidProxy,
+    InvalidURI,
+    WebSocketException,
+)
 from websockets.frames import CloseCode
 from websockets.uri import parse_uri
 
@@ -52,6 +61,17 @@ MAX_BACKOFF = 8.0
 WAITING_DELAY = 0.8
 TICK_SECONDS = 0.2
 
+#: The longest host name DNS takes (RFC 1035), and the longest label (between two dots).
+MAX_HOST = 253
+MAX_LABEL = 63
+#: The most of a URL an error line repeats.
+_URL_SHOWN = 100
+#: A URL's scheme, and a host name's label once IDNA-encoded (``_`` too: some networks' hosts).
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+_LABEL = re.compile(r"[A-Za-z0-9_-]+")
+#: A host and port in brackets: ``[IPv6]`` or ``[IPv6]:port``.
+_BRACKETED = re.compile(r"\[([^\[\]]*)\](?::[^\[\]]*)?")
+
 #: Close codes after which joining again cannot help (the server refused this client).
 _REFUSED = {
     CloseCode.POLICY_VIOLATION,
@@ -71,20 +91,86 @@ class _Lost(Exception):
 
 
 def check_url(url: str, tr: Translator) -> str:
-    """``url`` if it is a WebSocket URL (``ws://`` or ``wss://``)."""
-    try:
-        parse_uri(url)
-    except InvalidURI as exc:
+    """``url`` if it is a WebSocket URL (``ws://`` or ``wss://``) with a host and port one can
+    connect to; else a :class:`TableError` saying what is wrong, before any connection (Python
+    and websockets would fail on it with a traceback, or quietly take port 0 for 80)."""
+    reason = _url_fault(url, tr)
+    if reason is not None:
         raise TableError(
             tr._("{url} is not a table server's address ({reason}); e.g. {example}").format(
-                url=url, reason=exc.msg, example=DEFAULT_SERVER
+                url=shown_url(url), reason=reason, example=DEFAULT_SERVER
             )
-        ) from None
+        )
     return url
 
 
+def shown_url(url: str) -> str:
+    """``url`` as an error line repeats it: cut short when long."""
+    return url if len(url) <= _URL_SHOWN else url[: _URL_SHOWN - 3] + "..."
+
+
+def _url_fault(url: str, tr: Translator) -> str | None:
+    """What keeps ``url`` from being a server's address, or None."""
+    scheme = _SCHEME.match(url)
+    if scheme is None or scheme[1].lower() not in ("ws", "wss"):
+        return tr._("it does not begin with ws:// or wss://")
+    netloc = re.split(r"[/?#]", url[scheme.end() :], maxsplit=1)[0]
+    host_port = netloc.rpartition("@")[2]
+    if "[" in host_port or "]" in host_port:
+        bracketed = _BRACKETED.fullmatch(host_port)
+        if bracketed is None:
+            return tr._("a [ or ] out of place: an IPv6 address is written as in ws://[::1]:6666")
+        try:
+            ipaddress.IPv6Address(bracketed[1])
+        except ValueError:
+            return tr._("[{host}] is not an IPv6 address").format(host=bracketed[1][:60])
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # the brackets are sound: a character it cannot take in the host
+        return tr._("its host cannot be read")
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or above 65535
+        port = 0
+    if port == 0:  # websockets would take port 0 for the default port
+        return tr._("the port must be a number from 1 to 65535")
+    host = parts.hostname
+    if not host:
+        return tr._("it names no host")
+    if "[" not in host_port:
+        fault = _host_fault(host, tr)
+        if fault is not None:
+            return fault
+    try:
+        parse_uri(url)
+    except InvalidURI as exc:  # a fragment, a user without a password...
+        return exc.msg
+    except ValueError:
+        return tr._("its host cannot be read")
+    return None
+
+
+def _host_fault(host: str, tr: Translator) -> str | None:
+    """What is wrong with a host name, IDNA-encoded as it will be to look it up, or None."""
+    too_long = tr._(
+        "the host name is too long: at most {most} characters, {label} between two dots"
+    ).format(most=MAX_HOST, label=MAX_LABEL)
+    if len(host) > MAX_HOST or any(len(label) > MAX_LABEL for label in host.split(".")):
+        return too_long
+    try:
+        ascii_host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        ascii_host = ""
+    if len(ascii_host) > MAX_HOST:
+        return too_long
+    if not all(_LABEL.fullmatch(label) for label in ascii_host.removesuffix(".").split(".")):
+        return tr._("{host} is not a host name").format(host=host[:60])
+    return None
+
+
 async def open_connection(url: str, tr: Translator) -> ClientConnection:
-    """A connection to the server at ``url``, or a :class:`TableError` saying why not."""
+    """A connection to the server at ``url``, or a :class:`TableError` saying why not: every
+    failure to connect is one line, whatever Python or websockets raised."""
     check_url(url, tr)
     try:
         return await connect(url, max_size=MAX_INCOMING, open_timeout=OPEN_TIMEOUT)
@@ -94,10 +180,13 @@ async def open_connection(url: str, tr: Translator) -> ClientConnection:
     except TimeoutError:
         reason = ""
         text = tr._("The server at {url} did not answer in time.")
-    except OSError as exc:
+    except OSError as exc:  # socket.gaierror too: no such host
         reason = exc.strerror or type(exc).__name__
         text = tr._("No table server answers at {url} ({reason}); is `sixtysix serve` running?")
-    raise TableError(text.format(url=url, reason=reason))
+    except (InvalidURI, InvalidProxy, WebSocketException, ValueError) as exc:  # UnicodeError too
+        reason = str(exc) or type(exc).__name__
+        text = tr._("Cannot connect to {url} ({reason}).")
+    raise TableError(text.format(url=shown_url(url), reason=reason))
 
 
 def first_message(kind: str, **fields: Any) -> Message:

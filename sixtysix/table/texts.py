@@ -28,11 +28,12 @@ def error_line(tr: Translator, code: str, message: str, name: str, table: str) -
             "The server refused the name {name}: it belongs to someone else, or its token"
             " is not in this user's data directory."
         ),
-        "name_taken": tr._("The name {name} is already taken at this table."),
+        "name_taken": tr._("The server refused the name {name}: {message}"),
+        "quota": tr._("The server refused: {message}"),
         "no_table": tr._("There is no table {table} on this server (see sixtysix tables)."),
         "table_full": tr._("Table {table} has no free seat for a person."),
     }
     text = texts.get(code)
     if text is None:
         return tr._("The server closed the connection: {message}").format(message=message)
-    return text.format(name=name, table=table)
+    return text.format(name=name, table=table, message=message)
