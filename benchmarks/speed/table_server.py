@@ -91,6 +91,7 @@ class Server:
     def __init__(self, data: Path, extra: list[str], prefix: list[str]) -> None:
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}"
+        self.data = data / "server"
         self.log = open(data / "server.log", "wb")  # noqa: SIM115 - closed in stop()
         command = [*prefix, "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--data", str(data / "server"), *extra]
@@ -147,15 +148,20 @@ class Server:
         self.log.close()
 
 
-async def open_tables(url: str, n: int, four_share: float) -> list[tuple[str, int, str]]:
-    """N tables (id, number of person seats, variant); every k-th a 66-4 table."""
+async def open_tables(
+    url: str, n: int, four_share: float, operator: str | None = None
+) -> list[tuple[str, int, str]]:
+    """N tables (id, number of person seats, variant); every k-th a 66-4 table. Opened with
+    the operator's token: a client's tables are rationed, the operator's are not."""
     every = round(1 / four_share) if four_share > 0 else 0
     kinds = [FOUR if every and i % every == every - 1 else TWO for i in range(n)]
     gate = asyncio.Semaphore(50)
 
     async def one(i: int, variant: str, seats: list[str]) -> tuple[str, int, str]:
         async with gate:
-            table = await create_table(url, variant, seats, options=LONG_MATCH, seed=i)
+            table = await create_table(
+                url, variant, seats, options=LONG_MATCH, seed=i, operator=operator
+            )
         return table, seats.count("human"), variant
 
     return list(await asyncio.gather(*(one(i, v, s) for i, (v, s) in enumerate(kinds))))
@@ -296,7 +302,8 @@ def run(n: int, args: argparse.Namespace) -> dict[str, Any]:
             base_rss = rss_bytes(server.proc.pid)
             server.watch()
             t = time.perf_counter()
-            tables = asyncio.run(open_tables(server.url, n, args.four_share))
+            token = (server.data / "operator.token").read_text().strip()
+            tables = asyncio.run(open_tables(server.url, n, args.four_share, token))
             open_seconds = time.perf_counter() - t
             ctx = mp.get_context("spawn")
             out = ctx.Queue()

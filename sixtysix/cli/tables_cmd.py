@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import click
 
@@ -97,6 +100,13 @@ def table() -> None:
     help="When a person leaves a running match: end it, or let a bot play the seat on.",
 )
 @click.option("--seed", type=SEED, default=None, help="Reproducible deals (test tables only).")
+@click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The server's data folder, where its operator's token is (default: your data"
+    " directory / server); read only for exec: seats and bot parameters.",
+)
 @option_assignments()
 @server_option()
 @lang_option()
@@ -108,12 +118,18 @@ def new(
     move_time: int | None,
     on_leave: str,
     seed: int | None,
+    data: Path | None,
     preset: str | None,
     options: tuple[str, ...],
     url: str,
     lang: str | None,
 ) -> None:
     """Open a table of VARIANT on the server and print the command that joins it.
+
+    Seats are people, levels (@easy ... @expert), bots by name, and the programs the
+    server's operator named (@NAME). An exec: seat, or a bot with parameters, is the
+    operator's alone: run this on the server's machine as the user who runs the server, and
+    it shows the server the operator's token from the server's data folder.
 
     \b
     Examples:
@@ -148,6 +164,9 @@ def new(
         "on_leave": on_leave,
         "seed": seed,
     }
+    token = _operator_token(specs, url, data, tr)
+    if token is not None:
+        request["operator"] = token
     table_id = create_table(url, request, tr)
     click.echo(
         tr._("Table {table} is open: {variant}, seats {seats}.").format(
@@ -156,6 +175,52 @@ def new(
     )
     click.echo(tr._("Join it from any terminal with:"))
     click.echo(f"  sixtysix join {url} --table {table_id} --name NAME")
+
+
+def _operator_token(specs: list[str], url: str, data: Path | None, tr: Any) -> str | None:
+    """The operator's token when a seat needs it (``exec:``, bot parameters), read from the
+    server's data folder; it is shown only to a server on this machine."""
+    from sixtysix.table.seats import SeatRefused, check_client_seat
+
+    needs = None
+    for spec in specs:
+        try:
+            check_client_seat(spec, {})
+        except SeatRefused:
+            needs = spec
+            break
+    if needs is None:
+        return None
+    host = (urlsplit(url).hostname or "").strip("[]")
+    if host != "localhost" and not _loopback(host):
+        raise InputError(
+            tr._(
+                "{spec!r} is the operator's to seat: run table new on the server's own machine"
+                " (a server elsewhere refuses it)"
+            ).format(spec=needs)
+        )
+    from sixtysix.play.standings import data_dir
+    from sixtysix.table.settings import OPERATOR_TOKEN_FILE
+
+    path = (data if data is not None else data_dir() / "server") / OPERATOR_TOKEN_FILE
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise InputError(
+            tr._(
+                "{spec!r} is the operator's to seat, and the operator's token is not readable"
+                " at {path} ({reason}): run this as the user who runs the server, with its"
+                " --data"
+            ).format(spec=needs, path=path, reason=reason)
+        ) from None
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @click.command(cls=LocalizedCommand)
@@ -167,9 +232,10 @@ def tables(url: str, as_json: bool, lang: str | None) -> None:
     """List the tables of a table server: open ones (a seat for a person is free), running
     ones, and those finished in the last hour."""
     from sixtysix.i18n import translator
-    from sixtysix.table.client import list_tables
+    from sixtysix.table.client import check_url, list_tables
 
     tr = translator(lang)
+    check_url(url, tr)
     rows = list_tables(url, tr)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))

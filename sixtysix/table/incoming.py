@@ -245,6 +245,8 @@ SHAPES: dict[str, dict[str, Check]] = {
         "score": optional(integer(-10, 10)),
     },
     "standings": {"name": string(), "score": optional(integer(-10, 10))},
+    "paused": {"reason": string(MAX_TEXT)},
+    "resumed": {},
 }
 
 

@@ -45,9 +45,7 @@ from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message, ProtocolError, decode_view, variant_of
 from sixtysix.table import texts
 from sixtysix.table.incoming import ServerProtocolError
-
-#: Error codes after which the server closes the connection.
-FATAL_CODES = ("garbage", "protocol", "token", "name_taken", "no_table", "table_full", "flooding")
+from sixtysix.table.wire import HARD_ERRORS, PAUSED_SAVE
 
 
 @dataclass
@@ -102,6 +100,8 @@ class RemoteTable:
         self.fatal: str | None = None
         #: This seat has left the table (the server still sends its standings, then closes).
         self.has_left = False
+        #: A ``welcome`` came: an error before it refused the join itself.
+        self.table_seated = False
         #: The yes/no question waiting for its answer: its text, what yes does, what no says.
         self._question: tuple[str, Callable[[], Reply], str] | None = None
         #: The public action told by the server's last ``event``, narrated with its ``update``.
@@ -131,6 +131,7 @@ class RemoteTable:
 
     def _on_welcome(self, m: Message) -> None:
         tr = self.tr
+        self.table_seated = True
         self.table, self.me, self.name = m["table"], m["seat"], m["name"]
         self.rated, self.move_time = m["rated"], m["move_time"]
         self._set_players(m["players"])
@@ -308,10 +309,12 @@ class RemoteTable:
     def _on_error(self, m: Message) -> None:
         tr = self.tr
         code = m["code"]
-        if code in FATAL_CODES:
+        if code in HARD_ERRORS or (code == "server" and not self.table_seated):
             self.fatal = self.error_line(code, m["message"])
             return
-        if code == "not_your_turn":
+        if code == "paused":
+            text = tr._("The table is paused: nothing was done. It goes on by itself.")
+        elif code == "not_your_turn":
             text = tr._("It is not your turn.")
         elif code == "illegal":
             text = tr._("The server refused that move: it is not allowed now.")
@@ -344,6 +347,19 @@ class RemoteTable:
             ),
             "yellow",
         )
+
+    def _on_paused(self, m: Message) -> None:
+        """The server cannot save the table: nothing happens at it until ``resumed`` (the
+        move timer waits too)."""
+        self.timer = None
+        if m["reason"] == PAUSED_SAVE:
+            text = self.tr._("The server cannot save the table now: it waits, then goes on.")
+        else:
+            text = self.tr._("The table waits: {reason}").format(reason=m["reason"])
+        self.screen.say(text, "bold yellow")
+
+    def _on_resumed(self, m: Message) -> None:
+        self.screen.say(self.tr._("The server can save again: the table goes on."), "bold")
 
     def _on_standings(self, m: Message) -> None:
         tr = self.tr

@@ -26,6 +26,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from sixtysix.core import bounded_json
+
 #: The table protocol and its version.
 TABLE_PROTOCOL = "sixtysix-table/1"
 #: The largest frame the client accepts (as the server: 64 KiB).
@@ -90,7 +92,7 @@ class LatencyBook:
 
 
 def _message(raw: str | bytes) -> Message:
-    data = json.loads(raw)
+    data = bounded_json.loads(raw, max_bytes=MAX_FRAME)
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ValueError(f"not a message: {str(raw)[:60]!r}")
     return data
@@ -122,8 +124,9 @@ async def create_table(
     move_time: int | None = None,
     on_leave: str = "end",
     seed: int | None = None,
+    operator: str | None = None,
 ) -> str:
-    """Open a table on the server and return its id."""
+    """Open a table on the server and return its id (with the operator's token, unrationed)."""
     message: Message = {
         "type": "create",
         "protocol": TABLE_PROTOCOL,
@@ -136,6 +139,8 @@ async def create_table(
     }
     if move_time is not None:
         message["move_time"] = move_time
+    if operator is not None:
+        message["operator"] = operator
     reply = await _request(url, message)
     return str(reply["table"])
 

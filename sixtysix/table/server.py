@@ -3,13 +3,19 @@
 Each connection's first message says what it is for (``create``, ``list`` or ``join``); a
 seated connection then sends actions, ``undo`` and ``leave``, and receives what its
 :class:`~sixtysix.table.table.Table` tells its seat. Every table has its own lock: one request
-of one table at a time, and a bot or an ``exec:`` program thinks in a thread
-(:func:`asyncio.to_thread`), so a slow table never holds up another. After every change the
-table file is written (in a thread, before anyone is told), so what a client has seen survives
-a crash.
+of one table at a time. Bots think in a bounded pool of their own (:mod:`sixtysix.table.pool`),
+apart from the threads that write table files and look up names, with the tables where a
+person is connected served first. After every change the table file is written (in a thread,
+before anyone is told), so what a client has seen survives a crash; a file that cannot be
+written (a full disk) pauses its table, which goes on by itself once it can be saved.
 
-An ``exec:`` seat runs a program on the server's machine, so only a client on that machine
-(a loopback address) may open a table with one.
+Who may do what (``docs/together.md``, "Who can reach the server"): programs are the
+operator's choice alone. A client seats people, levels and bots by name (no budgets), and the
+programs the operator named at start (``@NAME``); only a request carrying the operator's token
+(a file in the data folder that only the operator's user can read) from this machine may seat
+an ``exec:`` program or give bot parameters. Browser connections from an Origin the operator
+did not allow are refused by the WebSocket handshake. Tables are rationed per address and per
+name (:class:`Limits`), and an open table nobody comes to expires.
 
 A connection that breaks the rules (binary frames, no JSON, more than :data:`wire.BURST`
 messages at once or :data:`wire.RATE` a second, a frame over :data:`wire.MAX_MESSAGE`, no first
@@ -23,13 +29,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
+import hmac
 import logging
 import secrets
+import sqlite3
 import ssl
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,6 +51,22 @@ from sixtysix.i18n import Translator
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message
 from sixtysix.table import wire
+from sixtysix.table.connection import Client, is_local, peer_address
+from sixtysix.table.names import NamesError, name_key
+from sixtysix.table.pool import IDLE, WATCHED, BotPool
+from sixtysix.table.saving import (
+    PAUSE_JOIN_WAIT,
+    SAVE_RETRY_FIRST,
+    SAVE_RETRY_LAST,
+    Pause,
+    Results,
+    kept_results,
+    os_reason,
+)
+from sixtysix.table.seats import SeatRefused, check_client_seat, program_name
+from sixtysix.table.settings import (
+    Settings,
+)
 from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, StandingsBook, Table
 from sixtysix.table.wire import WireError
@@ -54,16 +78,20 @@ log = logging.getLogger("sixtysix.server")
 CLOSE_TIMEOUT = 3.0
 #: Threads writing table files at once: a disk takes many fsyncs together about as fast as one.
 WRITERS = 32
-#: Bytes of a close frame's reason.
-MAX_REASON = 123
-#: Messages waiting for one slow client before it is closed.
-MAX_QUEUE = 2000
 #: Connections waiting to be accepted (many clients reconnect at once after a restart).
 BACKLOG = 4096
 #: Unfinished tables one server holds at most.
 MAX_TABLES = 20_000
 #: How long a finished table is still listed (seconds).
 FINISHED_LISTED = 3600.0
+#: Threads that look up and claim names (SQLite), apart from the bots' and the writers'.
+NAME_THREADS = 8
+#: Threads that wait on ``exec:`` programs' answers at once.
+PROGRAM_THREADS = 64
+#: Addresses whose create rate is remembered at most (the oldest are forgotten first).
+MAX_ADDRESSES = 10_000
+#: How long a join waits for a restarting server to have read its tables back (seconds).
+RESUME_WAIT = 30.0
 
 
 class NameBook(Protocol):
@@ -72,50 +100,6 @@ class NameBook(Protocol):
     def claim(self, name: str) -> str: ...
     def check(self, name: str, token: str) -> bool: ...
     def exists(self, name: str) -> bool: ...
-
-
-class Client:
-    """One connection and the queue its messages go out through."""
-
-    def __init__(self, ws: ServerConnection) -> None:
-        self.ws = ws
-        self.closing = False
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
-        self.writer = asyncio.create_task(self._write())
-
-    def put(self, text: str) -> None:
-        if self.closing:
-            return
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.closing = True
-            self.queue.put_nowait((wire.CLOSE_POLICY, "too slow: messages not read"))
-            return
-        self.queue.put_nowait(text)
-
-    def send(self, message: Message) -> None:
-        self.put(wire.encode(message))
-
-    async def _write(self) -> None:
-        while True:
-            item = await self.queue.get()
-            if isinstance(item, tuple):
-                await self.ws.close(*item)
-                return
-            try:
-                await self.ws.send(item)
-            except ConnectionClosed:
-                return
-
-    async def flush_and_close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close with ``code`` and ``reason``."""
-        if not self.closing:
-            self.closing = True
-            self.queue.put_nowait((code, close_reason(reason)))
-        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-            await self.writer
-
-    def stop(self) -> None:
-        self.writer.cancel()
 
 
 class TableServer:
@@ -132,7 +116,10 @@ class TableServer:
         clock: Callable[[], float] = time.monotonic,
         tr: Translator | None = None,
         say: Callable[[str], None] | None = None,
+        settings: Settings | None = None,
     ) -> None:
+        self.settings = settings or Settings()
+        self.limits = self.settings.limits
         self.store = Store(data)
         self.tr = tr or Translator()
         self.say = say or (lambda line: None)
@@ -149,40 +136,88 @@ class TableServer:
         self.problems: list[str] = []
         #: The threads that write table files, apart from the bots' threads.
         self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="sixtysix-table-file")
+        #: The threads that look up names, apart from the bots' threads.
+        self.lookups = ThreadPoolExecutor(NAME_THREADS, thread_name_prefix="sixtysix-names")
+        self.bots = BotPool(self.settings.bot_threads)
+        #: The threads that wait on ``exec:`` programs (waiting takes no core of the bots').
+        self.program_waits = BotPool(PROGRAM_THREADS, name="sixtysix-program")
+        #: Set once every table file has been read back (a join waits for it).
+        self.ready = asyncio.Event()
+        #: Who opened each table (its address), while this server runs.
+        self.opened_by: dict[str, str] = {}
+        #: Since when (clock time) an open table has had nobody at it.
+        self.idle_since: dict[str, float] = {}
+        self.creates: dict[str, wire.TokenBucket] = {}
+        #: The tables whose last change could not be saved (a full disk), by id.
+        self.paused: dict[str, Pause] = {}
+        #: Each table's results on their way to the standings, by id.
+        self.results: dict[str, Results] = {}
+        #: The version of each table that its file holds (what a stop need not write again).
+        self.saved: dict[str, int] = {}
+        #: The tables a stop could not save (their files hold what their clients were told).
+        self.unsaved: list[str] = []
 
     # ------------------------------------------------------------------ tables
 
     def _table_kwargs(self) -> dict[str, Any]:
         return {
-            "standings": self.standings,
             "clock": self.clock,
             "reconnect_time": self.reconnect_time,
         }
 
     async def resume_all(self) -> int:
-        """Load every unfinished table file and go on with its match; the number resumed."""
-        loaded = await asyncio.to_thread(
-            self.store.load_all,
-            lambda data: table_from_file(data, self.registry, **self._table_kwargs()),
-        )
-        count = 0
-        for item in loaded:
-            if item.table is None:
-                self.problems.append(f"{item.path}: {item.problem}")
-                continue
-            self._add(item.table)
-            async with self.locks[item.table.id]:
-                await self._commit(item.table, item.table.resume())
-                await self._advance(item.table)
-            count += 1
-        return count
+        """Read every table file back (unfinished tables go on, finished ones within the
+        hour are listed); the number resumed. The bots' turns are left to tasks, so a
+        server that listens already answers while resumed tables play on."""
+        try:
+            loaded = await asyncio.to_thread(
+                self.store.load_all,
+                self._build,
+                FINISHED_LISTED,
+            )
+            count = 0
+            for item in loaded:
+                if item.table is None:
+                    self.problems.append(f"{item.path}: {item.problem}")
+                    continue
+                table = item.table
+                self._add(table)
+                if table.finished:
+                    continue
+                if not table.started:
+                    self.idle_since[table.id] = self.clock() - _age(table.config.created_at)
+                async with self.locks[table.id]:
+                    await self._commit(table, table.resume())
+                self._spawn(self._advance_locked(table))
+                count += 1
+            return count
+        finally:
+            self.ready.set()
+
+    def _build(self, data: dict[str, Any]) -> Table:
+        """A table read back from its file (in a thread), with the results its file kept for
+        the standings."""
+        table = table_from_file(data, self.registry, **self._table_kwargs())
+        rows = kept_results(data["table"].get("unrecorded"))
+        if rows:
+            self.results[table.id] = Results(rows)
+        return table
 
     def _add(self, table: Table) -> None:
+        """Hold ``table``: its lock, its clients, its clock, and its results go through the
+        server's :class:`Results` (so a full disk never loses one nor stops the table)."""
+        if self.standings is not None:
+            kept = self.results.setdefault(table.id, Results())
+            table.standings = kept
+            if kept.rows and not kept.retrying:  # kept by its file: written when they can be
+                kept.retrying = True
+                self._spawn(self._retry_results(table, kept))
         self.tables[table.id] = table
         self.locks[table.id] = asyncio.Lock()
         self.clients[table.id] = {}
         self.wakers[table.id] = asyncio.Event()
-        self._spawn(self._clock(table))
+        if not table.finished:
+            self._spawn(self._clock(table))
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -195,9 +230,22 @@ class TableServer:
             if table_id not in self.tables and not self.store.exists(table_id):
                 return table_id
 
-    async def create(self, request: wire.Create) -> Table:
+    async def create(self, request: wire.Create, *, operator: bool = False) -> Table:
         """A new table (its ``exec:`` programs shaken hands with first); ``garbage`` when the
-        variant, an option or a player is unknown."""
+        variant, an option or a player is unknown, or a seat is not the client's to ask for
+        (:func:`~sixtysix.table.seats.check_client_seat`; the operator may ask for any)."""
+        programs = self.settings.programs
+        try:
+            if not operator:
+                for spec in request.seats:
+                    check_client_seat(spec, programs)
+        except SeatRefused as exc:
+            raise WireError("garbage", str(exc)) from None
+        named = {
+            name: programs[name]
+            for name in (program_name(spec) for spec in request.seats)
+            if name is not None and name in programs
+        }
         config = Config(
             id=self._new_id(),
             variant=request.variant,
@@ -207,23 +255,52 @@ class TableServer:
             move_time=request.move_time,
             on_leave=request.on_leave,
             seed=request.seed,
+            programs=named,
+            operator=operator,
         )
         try:
             table = Table(config, self.registry, **self._table_kwargs())
-            programs = [type(b) for b in table.bots if isinstance(b, ExecBot)]
-            if programs:
-                await asyncio.to_thread(check_exec, programs)
+            programs_seated = [type(b) for b in table.bots if isinstance(b, ExecBot)]
+            if programs_seated:
+                await asyncio.to_thread(check_exec, programs_seated)
         except SixtySixError as exc:
             raise WireError("garbage", str(exc)) from None
+        out = table.start_if_ready()
+        try:
+            await self._save(table)  # before the server holds it: a refused table leaves nothing
+        except OSError as exc:
+            self.say(
+                self.tr._("A new table could not be saved ({reason}): it was refused.").format(
+                    reason=os_reason(exc)
+                )
+            )
+            raise WireError(
+                "server", "the server cannot save a new table now (is its disk full?); try later"
+            ) from None
         self._add(table)
-        async with self.locks[table.id]:
-            await self._commit(table, table.start_if_ready())
+        self.idle_since[table.id] = self.clock()
+        self._told(table, out)
         self._spawn(self._advance_locked(table))
         return table
 
     async def _commit(self, table: Table, out: Out) -> None:
-        """Write the table file, then tell every seat what it is to be told."""
-        await self._save(table)
+        """Write the table file, then tell every seat what it is to be told. A file that
+        cannot be written (a full disk) pauses the table instead (:meth:`_pause`): a client is
+        never told what its file does not hold."""
+        pause = self.paused.get(table.id)
+        if pause is not None:  # a drop while paused: told with the rest once saved
+            pause.pending.extend(out)
+            return
+        await self._record_results(table)
+        try:
+            await self._save(table)
+        except OSError as exc:
+            self._pause(table, out, exc)
+            return
+        self._told(table, out)
+
+    def _told(self, table: Table, out: Out) -> None:
+        """Tell what a saved change tells: the seats, the operator, the table's clock."""
         self._deliver(table, out)
         self._log(table, out)
         self.wakers[table.id].set()
@@ -231,11 +308,139 @@ class TableServer:
             self._spawn(asyncio.to_thread(table.close_programs))
 
     async def _save(self, table: Table) -> None:
-        """Write the table's file in a writer thread (fsyncs of many tables go on at once)."""
+        """Write the table's file in a writer thread (fsyncs of many tables go on at once);
+        :class:`OSError` when it cannot be written (the old file stays whole)."""
         table.version += 1
-        text = self.store.text(table)
+        version = table.version
+        kept = self.results.get(table.id)
+        text = self.store.text(table, kept.rows if kept is not None else ())
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self.writers, self.store.write, table.id, text, table.version)
+        await loop.run_in_executor(self.writers, self.store.write, table.id, text, version)
+        self.saved[table.id] = max(version, self.saved.get(table.id, 0))
+
+    def _pause(self, table: Table, out: Out, exc: OSError) -> None:
+        """The table's file cannot be written: hold ``out``, tell every seat the table waits,
+        and try to save it again until it can be (:meth:`_retry_save`). Meanwhile the table
+        takes no action, its bots and timers wait, and its file holds what was last told."""
+        pause = Pause(self.clock(), list(out))
+        self.paused[table.id] = pause
+        for client in list(self.clients.get(table.id, {}).values()):
+            client.send(wire.paused())
+        self.say(
+            self.tr._(
+                "Table {table}: cannot be saved ({reason}); it waits, and goes on by itself"
+                " once the disk has room."
+            ).format(table=table.id, reason=os_reason(exc))
+        )
+        self._spawn(self._retry_save(table, pause))
+
+    async def _retry_save(self, table: Table, pause: Pause) -> None:
+        """Try to save a paused table again, each try later than the last (up to
+        :data:`SAVE_RETRY_LAST`), until it is saved; then it goes on."""
+        delay = SAVE_RETRY_FIRST
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SAVE_RETRY_LAST)
+            lock = self.locks.get(table.id)
+            if lock is None or self.tables.get(table.id) is not table:  # removed meanwhile
+                if self.paused.get(table.id) is pause:
+                    del self.paused[table.id]
+                pause.over.set()
+                return
+            async with lock:
+                await self._record_results(table)
+                try:
+                    await self._save(table)
+                except OSError:
+                    continue
+                self._go_on(table, pause)
+            self._spawn(self._advance_locked(table))
+            return
+
+    def _go_on(self, table: Table, pause: Pause) -> None:
+        """A paused table is saved: its timers move on by the pause (nobody's reconnect limit
+        or move timer ran out while it waited), its seats are told ``resumed``, then what
+        waited, and a fresh ``timer`` on a rated table whose move timer runs."""
+        del self.paused[table.id]
+        now = self.clock()
+        if table.move_deadline is not None:
+            table.move_deadline += now - pause.since
+        for dropped, at in list(table.drops.items()):
+            began = max(pause.since, at - table.reconnect_time)
+            table.drops[dropped] = at + max(0.0, now - began)
+        resumed = wire.resumed()
+        for client in list(self.clients.get(table.id, {}).values()):
+            client.send(resumed)
+        out = list(pause.pending)
+        seat = table.to_act()
+        if table.config.rated and table.move_deadline is not None and seat is not None:
+            timer = wire.timer(seat, max(0, round(table.move_deadline - now)))
+            out += [(s, timer) for s in table.humans()]
+        self._told(table, out)
+        pause.over.set()
+        self.say(
+            self.tr._("Table {table}: saved again after {seconds} s; it goes on.").format(
+                table=table.id, seconds=round(now - pause.since)
+            )
+        )
+
+    async def _record_results(self, table: Table, *, retry: bool = True) -> None:
+        """Write the table's waiting results to the standings (in the names' threads). One
+        that cannot be written stays, saved in the table's file, and is tried again with the
+        table's next save or by a task (``retry``); the operator is told once."""
+        kept = self.results.get(table.id)
+        if kept is None or not kept.rows or self.standings is None:
+            return
+        written, problem = await self._lookup(self._write_results, list(kept.rows))
+        del kept.rows[:written]
+        if problem is None:
+            if kept.failing:
+                kept.failing = False
+                line = self.tr._("Table {table}: its kept results are in the standings now.")
+                self.say(line.format(table=table.id))
+            return
+        if not kept.failing:
+            kept.failing = True
+            line = self.tr._(
+                "Table {table}: a result cannot be written to the standings ({reason}); it is"
+                " kept in the table's file and written once the database can take it."
+            )
+            self.say(line.format(table=table.id, reason=problem))
+        if retry and not kept.retrying:
+            kept.retrying = True
+            self._spawn(self._retry_results(table, kept))
+
+    def _write_results(self, rows: list[dict[str, Any]]) -> tuple[int, str | None]:
+        """Add ``rows`` to the standings in order (in a thread): how many were written, and
+        why the next could not be (None: all were)."""
+        assert self.standings is not None
+        for done, row in enumerate(rows):
+            try:
+                self.standings.add(**row)
+            except (SixtySixError, sqlite3.Error, OSError) as exc:
+                return done, str(exc) or type(exc).__name__
+        return len(rows), None
+
+    async def _retry_results(self, table: Table, kept: Results) -> None:
+        """Try a table's kept results again until they are written (a finished table has no
+        next save to try them with), then save its file without them."""
+        delay = SAVE_RETRY_FIRST
+        try:
+            while kept.rows:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, SAVE_RETRY_LAST)
+                lock = self.locks.get(table.id)
+                if lock is None:  # no longer held: its file keeps them for a restart
+                    return
+                async with lock:
+                    if table.id in self.paused:  # the pause's tries write them
+                        continue
+                    await self._record_results(table, retry=False)
+                    if not kept.rows:
+                        with contextlib.suppress(OSError):  # a stop writes it again
+                            await self._save(table)
+        finally:
+            kept.retrying = False
 
     def _log(self, table: Table, out: Out) -> None:
         """The operator's lines for what ``out`` tells: who left, a match over."""
@@ -268,37 +473,75 @@ class TableServer:
             client.put(text)
 
     async def _advance(self, table: Table) -> None:
-        """Let the bots to act take their turns (the table's lock held)."""
-        while table.bot_to_act():
-            out = await asyncio.to_thread(table.bot_turn)
-            await self._commit(table, out)
+        """Let the bots to act take their turns (the table's lock held): each thinks in the
+        bots' pool, and its answer is applied here, so a table is only changed in this
+        thread. A paused table's bots wait for it to go on."""
+        while table.id not in self.paused:
+            question = table.bot_question()
+            if question is None:
+                return
+            pool = self.program_waits if isinstance(question.bot, ExecBot) else self.bots
+            watched = any(table.connected)
+            answer = await pool.run(question.think, WATCHED if watched else IDLE)
+            out = table.bot_answer(question, answer)
+            if out is not None:
+                await self._commit(table, out)
 
     async def _advance_locked(self, table: Table) -> None:
         async with self.locks[table.id]:
             await self._advance(table)
 
     async def _clock(self, table: Table) -> None:
-        """The table's timers: reconnect limits and the rated move timer."""
+        """The table's timers: reconnect limits and the rated move timer (held while the
+        table is paused, and moved on by the pause when it goes on)."""
         waker = self.wakers[table.id]
-        while not table.finished:
-            deadline = table.next_deadline()
+        while not table.finished and self.tables.get(table.id) is table:
+            deadline = None if table.id in self.paused else table.next_deadline()
             waker.clear()
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waker.wait(), timeout)
                 continue
             async with self.locks[table.id]:
+                if table.id in self.paused:
+                    continue
                 out = table.expire()
                 if out:
                     await self._commit(table, out)
                     await self._advance(table)
+
+    async def _sweep(self) -> None:
+        """Remove the open tables nobody has been at for :attr:`Limits.open_expiry`."""
+        expiry = self.limits.open_expiry
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, expiry / 4)))
+            now = self.clock()
+            for table_id, since in list(self.idle_since.items()):
+                table = self.tables.get(table_id)
+                if table is None or table.started or table.finished:
+                    self.idle_since.pop(table_id, None)
+                    continue
+                if any(table.connected) or now - since < expiry:
+                    continue
+                async with self.locks[table_id]:
+                    if table.started or any(table.connected):
+                        continue
+                    self._forget(table_id)
+                    self.idle_since.pop(table_id, None)
+                    self.opened_by.pop(table_id, None)
+                    await asyncio.to_thread(self.store.remove, table_id)
+                self.say(
+                    self.tr._("Table {table}: removed, nobody came to it.").format(table=table_id)
+                )
 
     def listing(self) -> list[Message]:
         now = self.clock()
         for table_id in [
             t.id
             for t in self.tables.values()
-            if t.finished_at is not None and now - t.finished_at > FINISHED_LISTED
+            if t.finished_at is not None
+            and now - t.finished_at > FINISHED_LISTED
+            and t.id not in self.paused
         ]:
             self._forget(table_id)
         return [t.summary() for t in self.tables.values()]
@@ -306,8 +549,12 @@ class TableServer:
     def _forget(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
         self.locks.pop(table_id, None)
-        self.wakers.pop(table_id, None)
+        waker = self.wakers.pop(table_id, None)
+        if waker is not None:
+            waker.set()
         self.clients.pop(table_id, None)
+        self.results.pop(table_id, None)
+        self.saved.pop(table_id, None)
 
     # ------------------------------------------------------------------ connections
 
@@ -318,7 +565,7 @@ class TableServer:
             await self._handle(client)
         except WireError as exc:
             client.send(wire.error(exc.code, exc.message))
-            await client.flush_and_close(wire.CLOSE_POLICY, exc.message)
+            await client.flush_and_close(wire.close_code(exc.code), exc.message)
         except ConnectionClosed:
             pass
         except Exception as exc:  # a bug or a broken database: this connection only
@@ -339,16 +586,18 @@ class TableServer:
         bucket.take()
         request = wire.check_request(wire.decode(frame))
         if isinstance(request, wire.ListTables):
+            await self._resumed()
             client.send(wire.tables(self.listing()))
             await client.flush_and_close(wire.CLOSE_NORMAL, "listed")
         elif isinstance(request, wire.Create):
-            if any(spec.startswith("exec:") for spec in request.seats) and not _local(ws):
-                raise WireError(
-                    "garbage", "exec: players are seated only from the server's own machine"
-                )
+            operator = self._operator(ws, request.operator)
+            address = peer_address(ws)
+            if not operator:
+                self._ration(address)
             if sum(not t.finished for t in self.tables.values()) >= MAX_TABLES:
                 raise WireError("table_full", "this server has as many tables as it can hold")
-            table = await self.create(request)
+            table = await self.create(request, operator=operator)
+            self.opened_by[table.id] = "" if operator else address
             self.say(
                 self.tr._("Table {table}: {variant} opened ({seats}).").format(
                     table=table.id, variant=table.variant.name, seats=", ".join(request.seats)
@@ -357,28 +606,112 @@ class TableServer:
             client.send(wire.created(table.id))
             await client.flush_and_close(wire.CLOSE_NORMAL, "created")
         else:
+            await self._resumed()
             await self._seated(client, request, bucket)
+
+    async def _resumed(self) -> None:
+        """Wait until a restarting server has read its tables back (bounded)."""
+        if not self.ready.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ready.wait(), RESUME_WAIT)
+
+    def _operator(self, ws: ServerConnection, token: str | None) -> bool:
+        """Whether a ``create`` is the operator's: its token is the server's, and it comes
+        from this machine. A token that is wrong, or sent from elsewhere, is refused."""
+        if token is None:
+            return False
+        expected = self.settings.operator_token
+        if expected is None or not hmac.compare_digest(token.encode(), expected.encode()):
+            raise WireError("token", "the operator's token is wrong")
+        if not is_local(ws):
+            raise WireError("token", "the operator's requests come from the server's own machine")
+        return True
+
+    def _ration(self, address: str) -> None:
+        """Refuse a ``create`` over this address's limits (``quota``, with the reason)."""
+        limits = self.limits
+        bucket = self.creates.get(address)
+        if bucket is None:
+            if len(self.creates) >= MAX_ADDRESSES:
+                del self.creates[next(iter(self.creates))]
+            rate = limits.creates_per_minute / 60.0
+            bucket = self.creates[address] = wire.TokenBucket(
+                rate, limits.creates_per_minute, self.clock
+            )
+        open_here = sum(
+            1
+            for table_id, by in self.opened_by.items()
+            if by == address and table_id in self.tables and not self.tables[table_id].finished
+        )
+        if open_here >= limits.tables_per_address:
+            raise WireError(
+                "quota",
+                f"this address has {open_here} unfinished tables, the most it may open;"
+                " finish or leave one first",
+            )
+        if not bucket.take():
+            raise WireError(
+                "quota",
+                f"this address may open {limits.creates_per_minute} tables a minute; wait a little",
+            )
+
+    def _name_quota(self, name: str, table: Table) -> None:
+        """Refuse a new seat to a name already at :attr:`Limits.tables_per_name` tables."""
+        key = name_key(name)
+        held = sum(
+            1
+            for other in self.tables.values()
+            if other is not table
+            and not other.finished
+            and any(n is not None and name_key(n) == key for n in other.names)
+        )
+        if held >= self.limits.tables_per_name:
+            raise WireError(
+                "quota",
+                f"{name} sits at {held} unfinished tables, the most one name may;"
+                " finish or leave one first",
+            )
+
+    async def _lookup(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A names call in the names' own threads (never behind the bots or the writers)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.lookups, fn, *args)
 
     async def _seated(self, client: Client, request: wire.Join, bucket: wire.TokenBucket) -> None:
         table = self.tables.get(request.table)
         if table is None:
             raise WireError("no_table", f"no table {request.table[:40]} at this server")
         name = request.name
+        await self._unpaused(client, table)
         async with self.locks[table.id]:
-            exists = await asyncio.to_thread(self.names.exists, name)
+            if table.id in self.paused:  # paused again meanwhile
+                raise WireError("paused", wire.PAUSED_SAVE + "; join again later")
+            exists = await self._lookup(self.names.exists, name)
             token: str | None = None
             if exists:
-                good = request.token is not None and await asyncio.to_thread(
+                good = request.token is not None and await self._lookup(
                     self.names.check, name, request.token
                 )
                 if not good:
                     raise WireError("token", f"the name {name} is taken: its token is wrong")
             elif table.find(name) is None and not table.free_seats():
                 raise WireError("table_full", "every seat at this table is taken")
+            if table.find(name) is None:
+                self._name_quota(name, table)
             seat, reconnected = table.join(name, request.seat)
             if not exists:
                 try:
-                    token = await asyncio.to_thread(self.names.claim, name)
+                    token = await self._lookup(self.names.claim, name)
+                except NamesError as exc:  # the database cannot be written (a full disk)
+                    table.leave(seat, "quit")
+                    self.say(
+                        self.tr._("Table {table}: {name} could not be seated: {reason}").format(
+                            table=table.id, name=name, reason=exc
+                        )
+                    )
+                    raise WireError(
+                        "server", "the server cannot save a new name now (is its disk full?)"
+                    ) from None
                 except SixtySixError as exc:
                     table.leave(seat, "quit")
                     raise WireError("name_taken", str(exc)) from None
@@ -419,6 +752,28 @@ class TableServer:
                 if lock is not None:
                     async with lock:
                         await self._commit(table, table.disconnect(seat))
+                        if not table.started and not any(table.connected):
+                            self.idle_since[table.id] = self.clock()
+
+    async def _unpaused(self, client: Client, table: Table) -> None:
+        """Hold a join to a paused table until it goes on (the connection is told ``paused``,
+        then ``resumed``, then it is welcome): nothing of a table whose last change is unsaved
+        is shown. After :data:`PAUSE_JOIN_WAIT` the join is refused (``paused``, close 1013)."""
+        pause = self.paused.get(table.id)
+        if pause is None:
+            return
+        client.send(wire.paused())
+        loop = asyncio.get_running_loop()
+        end = loop.time() + PAUSE_JOIN_WAIT
+        while pause is not None:
+            try:
+                await asyncio.wait_for(pause.over.wait(), max(0.0, end - loop.time()))
+            except TimeoutError:
+                raise WireError("paused", wire.PAUSED_SAVE + "; join again later") from None
+            pause = self.paused.get(table.id)
+        if self.tables.get(table.id) is not table:
+            raise WireError("no_table", f"no table {table.id} at this server")
+        client.send(wire.resumed())
 
     async def _listen(
         self, client: Client, table: Table, seat: int, bucket: wire.TokenBucket
@@ -430,9 +785,13 @@ class TableServer:
             if self.clients[table.id].get(seat) is not client:
                 return
             async with self.locks[table.id]:
+                if table.id in self.paused:  # its last change is not saved: it must not change
+                    client.send(wire.error("paused", wire.PAUSED_SAVE))
+                    continue
                 try:
                     if request.kind == "action":
                         out = table.act(seat, request.action)
+                        bucket.refund()  # a move the table took: the game paces those
                     elif request.kind == "undo":
                         out = table.undo(seat)
                     else:
@@ -450,18 +809,51 @@ class TableServer:
 
     # ------------------------------------------------------------------ running
 
-    async def save_all(self) -> None:
-        """Write every table file (at a clean stop)."""
-        await asyncio.gather(*(self._save(t) for t in list(self.tables.values())))
+    async def save_all(self) -> list[str]:
+        """Write every table whose file is behind it (at a clean stop); the ids of those that
+        could not be written (a full disk), each reported in one line. Never raises: such a
+        file still holds what the table's clients were last told, which is all that must
+        survive."""
+
+        async def save(table: Table) -> str | None:
+            kept = self.results.get(table.id)
+            had_results = kept is not None and bool(kept.rows)
+            with contextlib.suppress(Exception):  # kept in the file if not written
+                await self._record_results(table, retry=False)
+            if self.saved.get(table.id) == table.version and not had_results:
+                return None
+            try:
+                await self._save(table)
+            except Exception as exc:  # reported, and the stop goes on
+                reason = os_reason(exc) if isinstance(exc, OSError) else str(exc) or repr(exc)
+                self.say(
+                    self.tr._(
+                        "Table {table}: not saved at the stop ({reason}); its file holds what"
+                        " its players were last told."
+                    ).format(table=table.id, reason=reason)
+                )
+                return table.id
+            return None
+
+        done = await asyncio.gather(*(save(t) for t in list(self.tables.values())))
+        return [table_id for table_id in done if table_id is not None]
+
+    def origins(self) -> list[str | None]:
+        """The Origin headers a handshake may carry: none (a program, not a browser page)
+        and the operator's allowed origins."""
+        return [None, *self.settings.origins]
 
     def start(
         self, host: str, port: int, ssl_context: ssl.SSLContext | None = None
     ) -> Awaitable[WsServer]:
-        """Listen on ``host:port`` (the awaitable's result is the websockets server)."""
+        """Listen on ``host:port`` (the awaitable's result is the websockets server); the
+        expiry of open tables starts with it."""
+        self._spawn(self._sweep())
         return serve(
             self.handle,
             host,
             port,
+            origins=self.origins(),  # type: ignore[arg-type]
             max_size=wire.MAX_MESSAGE,
             compression=None,
             ssl=ssl_context,
@@ -476,31 +868,17 @@ class TableServer:
         for task in list(self.tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        await self.save_all()
+        self.unsaved = await self.save_all()
         self.writers.shutdown(wait=True)
+        self.lookups.shutdown(wait=False, cancel_futures=True)
+        self.bots.close()
+        self.program_waits.close()
 
 
-def close_reason(text: str) -> str:
-    """``text`` cut to what a close frame holds (123 bytes of UTF-8), on a character."""
-    raw = " ".join(text.split()).encode("utf-8")
-    if len(raw) <= MAX_REASON:
-        return raw.decode("utf-8")
-    return raw[: MAX_REASON - 3].decode("utf-8", "ignore") + "..."
-
-
-def _local(ws: ServerConnection) -> bool:
-    """Whether the peer is on this machine (a loopback address)."""
-    address = ws.remote_address
-    host = address[0] if isinstance(address, tuple) and address else None
+def _age(created_at: str) -> float:
+    """Seconds since an ISO time stamp (0 for one that cannot be read)."""
     try:
-        return host is not None and ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def tls_context(certfile: str, keyfile: str | None) -> ssl.SSLContext:
-    """The server's TLS context; :class:`ssl.SSLError` or :class:`OSError` for a
-    certificate or key it cannot use."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(certfile, keyfile)
-    return context
+        then = datetime.fromisoformat(created_at).timestamp()
+    except (TypeError, ValueError):
+        return 0.0
+    return max(0.0, time.time() - then)

@@ -7,7 +7,10 @@ seed, so after a restart their later deals are shuffled afresh). A write goes to
 file in the same folder, is flushed to the disk (``fsync``) and renamed over the table file,
 so a server killed at any moment leaves either the old file or the new one, never half of one.
 The ``forfeits`` of the table part say which seat's fault ended which deal, which the record
-format has no place for.
+format has no place for; its ``unrecorded`` (when present) lists the rated results the
+standings database could not take yet (a full disk), written there when the server can. A
+write that fails (a full disk) leaves the old file whole. A temporary file left by a server
+that was killed mid-write is removed when the next server starts on the folder.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sixtysix.core import bounded_json
 from sixtysix.core.errors import RecordError, SixtySixError
 from sixtysix.core.records import parse_record
 from sixtysix.plugins.manager import Registry
@@ -78,6 +83,17 @@ class Store:
             raise StoreError(f"cannot use {self.tables}: {exc.strerror or exc}") from None
         if not os.access(self.tables, os.W_OK):
             raise StoreError(f"cannot write to {self.tables}")
+        self.removed_leftovers = self._remove_leftovers()
+
+    def _remove_leftovers(self) -> int:
+        """Remove the temporary files of writes a killed server never finished (only one
+        server uses a data folder, and it has written nothing yet); how many there were."""
+        count = 0
+        for leftover in self.tables.glob(".*.json.*.tmp"):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+                count += 1
+        return count
 
     def path(self, table_id: str) -> Path:
         return self.tables / f"{table_id}.json"
@@ -86,9 +102,13 @@ class Store:
         return self.path(table_id).exists()
 
     @staticmethod
-    def text(table: Table) -> str:
-        """The file text of ``table`` (built in the event loop, written in a thread)."""
-        return json.dumps(table.file_data(), ensure_ascii=False, separators=(",", ":"))
+    def text(table: Table, unrecorded: Sequence[Mapping[str, Any]] = ()) -> str:
+        """The file text of ``table`` (built in the event loop, written in a thread), with the
+        standings results the server could not write yet, so that none is lost."""
+        data = table.file_data()
+        if unrecorded:
+            data["table"]["unrecorded"] = [dict(row) for row in unrecorded]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
     def write(self, table_id: str, text: str, version: int = 0) -> None:
         """Write a table's file; of two writes of one table at once (a clean stop while a
@@ -103,24 +123,40 @@ class Store:
 
         write_atomic(self.path(table_id), text, keep)
 
-    def load_all(self, build: Callable[[dict[str, Any]], Table]) -> list[Loaded]:
-        """Every unfinished table file, built into a table by ``build`` (a broken file is
-        reported and left where it is)."""
+    def remove(self, table_id: str) -> None:
+        """Delete a table's file (an open table that expired: it holds no game)."""
+        with self._lock:
+            self._versions[table_id] = 1 << 62
+        with contextlib.suppress(FileNotFoundError):
+            self.path(table_id).unlink()
+
+    def load_all(
+        self, build: Callable[[dict[str, Any]], Table], listed_for: float = 0.0
+    ) -> list[Loaded]:
+        """Every unfinished table file, and every one finished less than ``listed_for``
+        seconds ago (for the listing) or keeping results for the standings, built into a
+        table by ``build`` (a broken file is reported and left where it is)."""
         out: list[Loaded] = []
+        now = time.time()
         for path in sorted(self.tables.glob("*.json")):
             try:
                 if path.stat().st_size > MAX_TABLE_FILE:
                     raise RecordError("the file is too large")
-                data = json.loads(path.read_text(encoding="utf-8"))
+                text = path.read_text(encoding="utf-8")
+                data = bounded_json.loads(text, max_bytes=MAX_TABLE_FILE)
                 if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
                     raise RecordError(f"not a {TABLE_FORMAT} file")
                 meta = data.get("table")
                 if not isinstance(meta, dict):
                     raise RecordError("no table part")
                 if meta.get("finished"):
-                    continue
+                    ended = meta.get("finished_at")
+                    if not isinstance(ended, int | float) or isinstance(ended, bool):
+                        ended = path.stat().st_mtime
+                    if now - ended >= listed_for and not meta.get("unrecorded"):
+                        continue
                 out.append(Loaded(path, build(data)))
-            except (OSError, ValueError, RecursionError, SixtySixError) as exc:
+            except (OSError, ValueError, SixtySixError) as exc:
                 out.append(Loaded(path, None, str(exc) or type(exc).__name__))
         return out
 
@@ -140,13 +176,31 @@ def table_from_file(data: dict[str, Any], registry: Registry, **kwargs: Any) -> 
             on_leave=str(meta.get("on_leave", "end")),
             seed=data["record"].get("seed"),
             created_at=str(meta.get("created_at", "")),
+            programs={str(k): str(v) for k, v in (meta.get("programs") or {}).items()},
+            operator=meta.get("operator") is True,
         )
         names = [None if n is None else str(n) for n in meta["names"]]
         left = [bool(x) for x in meta["left"]]
         forfeits = {int(k): int(v) for k, v in (meta.get("forfeits") or {}).items()}
+        ended = meta.get("finished_at")
+        finished_wall = (
+            float(ended) if isinstance(ended, int | float) and meta.get("finished") else None
+        )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise RecordError(f"a broken table part ({type(exc).__name__}: {exc})") from None
     raw = parse_record(data["record"])
     if len(names) != len(seats) or len(left) != len(seats):
         raise RecordError("names and left must have one entry per seat")
-    return Table(config, registry, record=raw, names=names, left=left, forfeits=forfeits, **kwargs)
+    table = Table(
+        config,
+        registry,
+        record=raw,
+        names=names,
+        left=left,
+        forfeits=forfeits,
+        finished_wall=finished_wall,
+        **kwargs,
+    )
+    if meta.get("finished"):
+        table.finish_restored()
+    return table

@@ -48,7 +48,6 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.play.players import build_bots
 from sixtysix.play.standings import leaving_score, match_score
 from sixtysix.play.undo import last_action, take_back
 from sixtysix.plugins.manager import Registry
@@ -60,8 +59,10 @@ from sixtysix.table.names import name_key
 from sixtysix.table.seats import (
     Config,
     Out,
+    SeatRefused,
     StandingsBook,
     own_program,
+    seat_bots,
     seat_kind,
     stand_in,
 )
@@ -86,6 +87,7 @@ class Table:
         names: Sequence[str | None] | None = None,
         left: Sequence[bool] | None = None,
         forfeits: dict[int, int] | None = None,
+        finished_wall: float | None = None,
     ) -> None:
         if not config.created_at:
             config.created_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -100,15 +102,14 @@ class Table:
         self.standings = standings
         self.clock = clock
         self.reconnect_time = reconnect_time
-        self.kinds = [seat_kind(s) for s in config.seats]
         self.seed = Seed(config.seed)
-        specs = [
-            "" if kind == "human" else spec.removeprefix("@")
-            for kind, spec in zip(self.kinds, config.seats, strict=True)
-        ]
-        self.bots: list[Bot | None] = build_bots(
-            specs, registry, self.seed, self.variant, deadlines
-        )
+        try:
+            self.bots: list[Bot | None] = seat_bots(
+                config, registry, self.seed, self.variant, deadlines
+            )
+        except SeatRefused as exc:
+            raise WireError("garbage", str(exc)) from None
+        self.kinds = [seat_kind(s, b) for s, b in zip(config.seats, self.bots, strict=True)]
         self.names: list[str | None] = list(names) if names is not None else [None] * n
         self.left: list[bool] = list(left) if left is not None else [False] * n
         self.connected = [False] * n
@@ -123,6 +124,9 @@ class Table:
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
+        #: When the match ended, as wall-clock seconds (kept in the file: a restarted server
+        #: still lists a table finished within the hour).
+        self.finished_wall: float | None = finished_wall
         #: How many times the table's file has been written (the newest write wins).
         self.version = 0
         #: Take-backs per deal (each draws the fresh cards from a branch of its own).
@@ -212,6 +216,9 @@ class Table:
                 "created_at": c.created_at,
                 "forfeits": {str(k): v for k, v in self.forfeits.items()},
                 "finished": self.finished,
+                "finished_at": self.finished_wall,
+                "programs": dict(c.programs),
+                "operator": c.operator,
             },
             "record": self.record.as_json(),
         }
@@ -370,26 +377,38 @@ class Table:
         return self._after(seat, action)
 
     def bot_turn(self) -> Out:
-        """The turn of the bot to act (run in a thread: it may think for a while)."""
+        """The turn of the bot to act, thought and applied in one call (for a caller that
+        owns the table alone; the server splits it: :meth:`bot_question`, :meth:`bot_answer`)."""
+        question = self.bot_question()
+        if question is None:
+            return []
+        return self.bot_answer(question, question.think()) or []
+
+    def bot_question(self) -> BotQuestion | None:
+        """What the bot to act is asked: its seat, the bot and its view. Thinking on it
+        (:meth:`BotQuestion.think`, in any thread) touches nothing of the table, so the table
+        can be saved or stopped while a bot thinks."""
         state = self.state
         seat = self.to_act()
         if state is None or seat is None:
-            return []
+            return None
         bot = self.bots[seat]
         if bot is None:
-            return []
-        if isinstance(bot, ExecBot):
-            action, fault = take_turn(state, seat, lambda view: self._program(bot).choose(view))
-        else:
-            action, fault = take_turn(state, seat, bot.choose)
-        if fault is not None:
-            self.forfeits[len(self.record.deals) - 1] = seat
-        return self._after(seat, action)
+            return None
+        return BotQuestion(self, state, seat, bot, state.view(seat))
 
-    def _program(self, bot: ExecBot) -> ExecBot:
-        """``bot`` with an external program of this table's own (started on first use)."""
-        own_program(bot, self.variant, self.programs)
-        return bot
+    def bot_answer(self, question: BotQuestion, answer: Answer) -> Out | None:
+        """Apply a bot's answer to the question it was asked (a fault forfeits the deal);
+        None when the table moved on meanwhile (the answer is for a position gone)."""
+        state = self.state
+        if state is not question.state or self.to_act() != question.seat:
+            return None
+        if len(state.history) != len(question.view.history):
+            return None
+        action, fault = take_turn(state, question.seat, lambda _view: answer())
+        if fault is not None:
+            self.forfeits[len(self.record.deals) - 1] = question.seat
+        return self._after(question.seat, action)
 
     def close_programs(self) -> None:
         """Close this table's external programs (blocking: run it in a thread)."""
@@ -403,7 +422,7 @@ class Table:
         sits: a fresh deal would change what they have seen."""
         if self.config.rated:
             raise WireError("no_undo", "rated tables have no take-backs")
-        if self.humans() != [seat] or "exec" in self.kinds:
+        if self.humans() != [seat] or any(isinstance(b, ExecBot) for b in self.bots):
             raise WireError("no_undo", "take-backs are only for a person alone with built-in bots")
         state = self.state
         if self.finished or state is None:
@@ -487,6 +506,8 @@ class Table:
     def _end(self, winners: list[int]) -> Out:
         self.finished = True
         self.finished_at = self.clock()
+        if self.finished_wall is None:
+            self.finished_wall = time.time()
         self.winners = list(winners)
         self.move_deadline = None
         self.drops.clear()
@@ -579,6 +600,17 @@ class Table:
             self.dealer = self.variant.next_dealer(self.dealer)
         self.winners = self.variant.match_winners(self.totals, self.completed) or []
 
+    def finish_restored(self) -> None:
+        """A finished match's file, read back so that the listing still shows it; nobody
+        plays at it again."""
+        if self.state is not None:
+            self._last_state = self.state
+        self.state = None
+        self.finished = True
+        wall = self.finished_wall if self.finished_wall is not None else time.time()
+        self.finished_wall = wall
+        self.finished_at = self.clock() - max(0.0, time.time() - wall)
+
     def resume(self) -> Out:
         """After a restart: a finished last deal is followed by the next one (or the end);
         every person seat starts its reconnect limit from now."""
@@ -593,6 +625,40 @@ class Table:
         if self.state is None:
             return self._deal()
         return self._ask() if not self.bot_to_act() else []
+
+
+#: A bot's answer, to be given where the table is changed: the action, or the fault raised.
+Answer = Callable[[], int]
+
+
+class BotQuestion:
+    """One bot's turn, asked: thinking reads only the view (and talks to the seat's program)."""
+
+    __slots__ = ("bot", "seat", "state", "table", "view")
+
+    def __init__(self, table: Table, state: DealState, seat: int, bot: Bot, view: View) -> None:
+        self.table = table
+        self.state = state
+        self.seat = seat
+        self.bot = bot
+        self.view = view
+
+    def think(self) -> Answer:
+        """The bot's answer as a thunk that returns the action or raises what choosing
+        raised (so the fault is judged by the one fault rule where the answer is applied)."""
+        bot = self.bot
+        try:
+            if isinstance(bot, ExecBot):
+                own_program(bot, self.table.variant, self.table.programs)
+            action = bot.choose(self.view)
+        except Exception as exc:  # judged by take_turn when the answer is applied
+            error = exc
+
+            def fail() -> int:
+                raise error
+
+            return fail
+        return lambda: action
 
 
 def _cards(hand: int) -> list[int]:

@@ -32,11 +32,22 @@ CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_ERROR = 1011
+#: The table cannot take the join now (its file cannot be saved): joining again later may.
+CLOSE_AGAIN = 1013
 
 #: Refusals that leave the connection open.
-SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started")
+SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started", "paused")
 #: Refusals that end the connection (close 1008).
-HARD_ERRORS = ("garbage", "protocol", "token", "name_taken", "no_table", "table_full", "flooding")
+HARD_ERRORS = (
+    "garbage",
+    "protocol",
+    "token",
+    "name_taken",
+    "no_table",
+    "table_full",
+    "flooding",
+    "quota",
+)
 
 MAX_SEATS = 8
 MAX_OPTIONS = 50
@@ -101,6 +112,11 @@ class TokenBucket:
         self.tokens -= 1.0
         return True
 
+    def refund(self) -> None:
+        """Give back the message just spent: a legal move at one's turn is paced by the game
+        itself, so a program that answers at once is never taken for a flood."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
 
 # ---------------------------------------------------------------------- client requests
 
@@ -114,6 +130,8 @@ class Create:
     move_time: int | None = None
     on_leave: str = "end"
     seed: int | None = None
+    #: The operator's token (``sixtysix table new`` on the server's machine sends it).
+    operator: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +240,10 @@ def _check_create(message: Mapping[str, Any]) -> Create:
     on_leave = message.get("on_leave", "end")
     if on_leave not in ON_LEAVE:
         raise _bad("on_leave must be end or bot")
-    return Create(variant, dict(options), tuple(seats), rated, move_time, on_leave, seed)
+    operator = message.get("operator")
+    if operator is not None and (not isinstance(operator, str) or len(operator) > MAX_TOKEN):
+        raise _bad("operator must be the operator's token")
+    return Create(variant, dict(options), tuple(seats), rated, move_time, on_leave, seed, operator)
 
 
 def _check_join(message: Mapping[str, Any]) -> Join:
@@ -308,7 +329,10 @@ def timer(seat: int, seconds: int) -> Message:
 
 
 def error(code: str, message: str) -> Message:
-    return {"type": "error", "code": code, "message": message}
+    """A refusal; its line may quote what the client sent, so a lone surrogate there (valid
+    JSON, not UTF-8) becomes ``?`` rather than a frame that cannot be sent."""
+    text = message.encode("utf-8", "replace").decode("utf-8")
+    return {"type": "error", "code": code, "message": text}
 
 
 def left(seat: int, reason: str, score: int | None) -> Message:
@@ -317,6 +341,29 @@ def left(seat: int, reason: str, score: int | None) -> Message:
 
 def standings(name: str, score: int | None) -> Message:
     return {"type": "standings", "name": name, "score": score}
+
+
+#: Why a table is paused: its file cannot be written (a full disk), so it must not change.
+PAUSED_SAVE = "the server cannot save: the table waits"
+
+
+def paused(reason: str = PAUSED_SAVE) -> Message:
+    """The table stops changing until its file is saved again (``resumed`` follows)."""
+    return {"type": "paused", "reason": reason}
+
+
+def resumed() -> Message:
+    return {"type": "resumed"}
+
+
+def close_code(code: str) -> int:
+    """The close code of a refusal that ends the connection: ``paused`` is to be tried again
+    later, ``server`` is the server's fault, the others are the client's."""
+    if code == "paused":
+        return CLOSE_AGAIN
+    if code == "server":
+        return CLOSE_ERROR
+    return CLOSE_POLICY
 
 
 __all__ = [

@@ -20,9 +20,12 @@ from sixtysix.plugins.manager import get_registry
 from sixtysix.table import wire
 from sixtysix.table.names import Names
 from sixtysix.table.server import TableServer
+from sixtysix.table.settings import Settings
 from sixtysix.table.standings_db import ServerStandings
 
 P = wire.PROTOCOL
+#: The operator's token of every test server (a create that carries it may seat programs).
+OPERATOR = "the-operators-test-token"
 #: Seconds any one expected message may take (generous: the machine is shared).
 WAIT = 30.0
 
@@ -38,9 +41,10 @@ async def running(
     data: Path,
     *,
     reconnect_time: float = 60.0,
+    settings: Settings | None = None,
 ) -> AsyncIterator[tuple[str, TableServer]]:
     """A server in this event loop, its names and standings in ``data``; yields its URL and
-    itself."""
+    itself. Its operator's token is :data:`OPERATOR` unless ``settings`` say otherwise."""
     database = data / "server.sqlite3"
     server = TableServer(
         data,
@@ -48,6 +52,7 @@ async def running(
         Names(database),
         ServerStandings(database),
         reconnect_time=reconnect_time,
+        settings=settings or Settings(operator_token=OPERATOR),
     )
     await server.resume_all()
     port = free_port()

@@ -56,17 +56,44 @@ def test_table_new_sends_the_create_request_and_prints_the_join_command() -> Non
     }
 
 
-def test_a_rated_table_has_a_move_time_and_the_server_from_the_environment() -> None:
+def test_a_rated_table_has_a_move_time_and_the_server_from_the_environment(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "operator.token").write_text("the-token\n")
     server = FakeServer()
     with running(server) as url:
         code, _, err = invoke(
             "table", "new", "66-4", "--seats", "human,HUMAN,@hard,exec:./bot --fast",
-            "--rated", env={"SIXTYSIX_SERVER": url},
+            "--rated", "--data", str(tmp_path), env={"SIXTYSIX_SERVER": url},
         )  # fmt: skip
     assert code == 0, err
     create = server.received[0]
     assert create["rated"] is True and create["move_time"] == 60
     assert create["seats"] == ["human", "human", "@hard", "exec:./bot --fast"]
+    assert create["operator"] == "the-token"  # an exec: seat is the operator's
+
+
+def test_the_operators_token_goes_only_where_it_is_needed(tmp_path: Path) -> None:
+    (tmp_path / "operator.token").write_text("the-token\n")
+    server = FakeServer()
+    with running(server) as url:
+        code, _, err = invoke(
+            "table", "new", "66", "--seats", "human,@hard:seed=2", "--data", str(tmp_path),
+            "--server", url,
+        )  # fmt: skip
+        assert code == 0, err
+        assert "operator" not in server.received[0]
+        code, _, err = invoke(
+            "table", "new", "66", "--seats", "human,exec:./bot", "--data", str(tmp_path / "x"),
+            "--server", url,
+        )  # fmt: skip
+    assert code == 2 and "operator's token is not readable" in err
+    assert len(server.received) == 1  # nothing was sent
+    code, _, err = invoke(
+        "table", "new", "66", "--seats", "human,exec:./bot", "--data", str(tmp_path),
+        "--server", "ws://club.example:6666",
+    )  # fmt: skip
+    assert code == 2 and "on the server's own machine" in err
 
 
 def test_a_seat_named_in_turkish_goes_to_the_server_as_the_registry_knows_it() -> None:

@@ -14,7 +14,7 @@ from sixtysix.core.records import parse_record
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
-from sixtysix.table.server import close_reason
+from sixtysix.table.connection import close_reason
 from sixtysix.table.standings_db import ServerStandings
 from tests.table.server_helpers import Conn, create, join, play_out, running
 

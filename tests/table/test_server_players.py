@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 
 from sixtysix.core.view import View
-from sixtysix.table.server import _local
+from sixtysix.table.connection import is_local
 from tests.protocol.scripts import FIRST_LEGAL, misbehaving, write_player
-from tests.table.server_helpers import create, join, play_out, running
+from tests.table.server_helpers import OPERATOR, create, join, play_out, running
 
 
 def test_an_exec_player_plays_a_seat_of_its_own_table(tmp_path: Path) -> None:
@@ -20,7 +20,9 @@ def test_an_exec_player_plays_a_seat_of_its_own_table(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path / "data") as (url, server):
             tables = [
-                await create(url, "66", ["human", spec], seed=s, options={"target": 2})
+                await create(
+                    url, "66", ["human", spec], seed=s, options={"target": 2}, operator=OPERATOR
+                )
                 for s in (1, 2)
             ]
             conns = [(await join(url, t, f"p{i}"))[0] for i, t in enumerate(tables)]
@@ -42,7 +44,9 @@ def test_a_faulting_program_forfeits_the_deal(tmp_path: Path) -> None:
 
     async def main() -> None:
         async with running(tmp_path / "data") as (url, server):
-            table = await create(url, "66", ["human", spec], seed=3, options={"target": 3})
+            table = await create(
+                url, "66", ["human", spec], seed=3, options={"target": 3}, operator=OPERATOR
+            )
             conn, _ = await join(url, table, "ayse")
             result = await play_out(conn, until="result")
             assert result["result"]["reason"] == "forfeit"
@@ -81,12 +85,12 @@ def test_a_thinking_bot_does_not_hold_up_another_table(tmp_path: Path) -> None:
         release.set()
 
 
-def test_exec_seats_only_from_the_servers_own_machine() -> None:
+def test_a_peer_is_local_only_from_a_loopback_address() -> None:
     class Peer:
         def __init__(self, address: object) -> None:
             self.remote_address = address
 
-    assert _local(Peer(("127.0.0.1", 5000)))  # type: ignore[arg-type]
-    assert _local(Peer(("::1", 5000, 0, 0)))  # type: ignore[arg-type]
-    assert not _local(Peer(("192.0.2.7", 5000)))  # type: ignore[arg-type]
-    assert not _local(Peer(None))  # type: ignore[arg-type]
+    assert is_local(Peer(("127.0.0.1", 5000)))  # type: ignore[arg-type]
+    assert is_local(Peer(("::1", 5000, 0, 0)))  # type: ignore[arg-type]
+    assert not is_local(Peer(("192.0.2.7", 5000)))  # type: ignore[arg-type]
+    assert not is_local(Peer(None))  # type: ignore[arg-type]

@@ -1,0 +1,93 @@
+"""One client connection of a table server: the queue its messages go out through, the reason
+it is closed with, and where it comes from.
+
+Each connection writes through a queue of its own, so a client that stops reading only fills
+its own queue, and is closed when that is full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from sixtysix.protocol.messages import Message
+from sixtysix.table import wire
+
+#: Bytes of a close frame's reason.
+MAX_REASON = 123
+#: Messages waiting for one slow client before it is closed.
+MAX_QUEUE = 2000
+
+
+class Client:
+    """One connection and the queue its messages go out through."""
+
+    def __init__(self, ws: ServerConnection) -> None:
+        self.ws = ws
+        self.closing = False
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    def put(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closing = True
+            self.queue.put_nowait((wire.CLOSE_POLICY, "too slow: messages not read"))
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, message: Message) -> None:
+        self.put(wire.encode(message))
+
+    async def _write(self) -> None:
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, tuple):
+                await self.ws.close(*item)
+                return
+            try:
+                await self.ws.send(item)
+            except ConnectionClosed:
+                return
+
+    async def flush_and_close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` and ``reason``."""
+        if not self.closing:
+            self.closing = True
+            self.queue.put_nowait((code, close_reason(reason)))
+        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+            await self.writer
+
+    def stop(self) -> None:
+        self.writer.cancel()
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to what a close frame holds (123 bytes of UTF-8), on a character."""
+    raw = " ".join(text.split()).encode("utf-8", "replace")
+    if len(raw) <= MAX_REASON:
+        return raw.decode("utf-8")
+    return raw[: MAX_REASON - 3].decode("utf-8", "ignore") + "..."
+
+
+def is_local(ws: ServerConnection) -> bool:
+    """Whether the peer is on this machine (a loopback address)."""
+    address = ws.remote_address
+    host = address[0] if isinstance(address, tuple) and address else None
+    try:
+        return host is not None and ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def peer_address(ws: ServerConnection) -> str:
+    """The peer's address (host only), as quotas count it."""
+    address = ws.remote_address
+    if isinstance(address, tuple) and address:
+        return str(address[0])
+    return ""
