@@ -3,7 +3,8 @@
 A refactor that must not change behaviour proves it with this: ``record DIR`` once before the
 change (the committed baseline is ``tools/outputs/baseline``), ``compare DIR`` after it.
 Every command runs as a user runs it, ``python -m sixtysix ...`` in a subprocess of the
-interpreter running this script, in a scratch directory, with a fixed environment (English, C
+interpreter running this script (and the drivers of ``tools/outputs_drivers.py``: a match at a
+table server, environment episodes), in a scratch directory, with a fixed environment (English, C
 locale, 100 columns, no colour). Its stdout is written to ``DIR/<case>.json`` or ``.txt``, a
 file it writes with ``--out`` to ``DIR/<case>.out.jsonl``, and a non-zero exit status or any
 stderr to ``DIR/<case>.status``. Timing fields are blanked (:data:`TIMING_KEYS`); nothing else
@@ -77,13 +78,17 @@ class Case:
     out: str | None = None
     parallel: str | None = None  # "--workers" or "--jobs": the option that takes --workers N
     text: bool = False  # stdout is text, not JSON
+    driver: bool = False  # args name a driver of tools/outputs_drivers.py, not a command
 
     def command(self, workers: int | None) -> list[str]:
-        """The argument list after ``sixtysix``, with the worker option when one is asked."""
+        """The whole command line: ``python -m sixtysix`` and the arguments, with the worker
+        option when one is asked, or ``python tools/outputs_drivers.py DRIVER``."""
+        if self.driver:
+            return [sys.executable, str(REPO / "tools" / "outputs_drivers.py"), *self.args]
         args = list(self.args)
         if workers is not None and self.parallel is not None:
             args += [self.parallel, str(workers)]
-        return args
+        return [sys.executable, "-m", "sixtysix", *args]
 
 
 def _simulate(name: str, variant: str, *extra: str, games: int = 300) -> Case:
@@ -182,6 +187,9 @@ def cases() -> list[Case]:
         Case("error-unknown-variant", ("rules", "nosuch")),
         Case("error-unknown-bot", ("duel", "66", "nosuch", "random", "--deals", "1")),
         Case("error-unknown-option", ("simulate", "66", "--games", "1", "-o", "nosuch=1")),
+        # What no single command prints: a match at a table server, environment episodes.
+        Case("table-match-66-4", ("table-match",), driver=True),
+        Case("env-episodes", ("env-episodes",), driver=True),
     ]
     return found
 
@@ -252,7 +260,7 @@ def record(target: Path, workers: int | None = None, verbose: bool = True) -> No
         for case in cases():
             began = time.perf_counter()
             done = subprocess.run(
-                [sys.executable, "-m", "sixtysix", *case.command(workers)],
+                case.command(workers),
                 cwd=work,
                 env=env,
                 capture_output=True,
