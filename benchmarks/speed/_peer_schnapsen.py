@@ -11,7 +11,7 @@ importable where the peer is installed (a separate virtual environment made
 from ``benchmarks/requirements-peer.txt``), and the project never depends on
 it. Run it directly for a one-line report::
 
-    /tmp/peer/bin/python benchmarks/speed/_peer_schnapsen.py --games 2000 --seed 1
+    /tmp/peer/bin/python -m benchmarks.speed._peer_schnapsen --games 2000 --seed 1
 
 The peer plays single deals, not matches to 7, and knows no closing of the
 talon; see ``docs/peer-schnapsen-notes.md`` for how its rules differ from ours.

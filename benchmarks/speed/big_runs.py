@@ -14,8 +14,8 @@ Targets (issue 20), on the Parquet file of ten million games: one row back in un
 resume of the finished file in under 10 s, peak memory under 500 MB for both. The script exits
 with status 1 if one is missed. Figures are wall-clock and depend on other load on the machine.
 
-    python benchmarks/speed/big_runs.py --dir /tmp/bigruns
-    python benchmarks/speed/big_runs.py --games 1000000 --jsonl-games 200000 \
+    python -m benchmarks.speed.big_runs --dir /tmp/bigruns
+    python -m benchmarks.speed.big_runs --games 1000000 --jsonl-games 200000 \
         --sim-sizes 50000 200000
 """
 

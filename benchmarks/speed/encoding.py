@@ -6,8 +6,8 @@ every step (and a copy of the state), then times, on one core, ``Encoder.info_st
 the state plus its information state (what an environment does at every step). Target: 100,000
 information states per second in two-player 66.
 
-    python benchmarks/speed/encoding.py                         # the four variants, 2000 deals
-    python benchmarks/speed/encoding.py --deals 500 --variant 66 --repeat 5
+    python -m benchmarks.speed.encoding                         # the four variants, 2000 deals
+    python -m benchmarks.speed.encoding --deals 500 --variant 66 --repeat 5
 
 Figures are wall-clock and sensitive to other load on the machine; ``--repeat`` keeps the best.
 """

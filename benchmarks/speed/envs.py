@@ -8,8 +8,8 @@ opponents, the agent's ``env.step`` counted (the bots' moves in between are not 
 and are shown as all moves per second). Every step builds the agent's view, encodes its
 information state and its mask, checks the id against the mask and applies it.
 
-    python benchmarks/speed/envs.py                    # 50,000 agent steps per figure
-    python benchmarks/speed/envs.py --steps 200000 --repeat 3 --variant 66
+    python -m benchmarks.speed.envs                    # 50,000 agent steps per figure
+    python -m benchmarks.speed.envs --steps 200000 --repeat 3 --variant 66
 
 The process is pinned to one CPU (as ``throughput.py`` is); the figure is the best of
 ``--repeat`` runs by the wall clock, and by the process's CPU time beside it (on a busy
@@ -26,8 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from throughput import pin_to_one_cpu
-
+from benchmarks.speed.throughput import pin_to_one_cpu
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.envs.gym_env import gym_env

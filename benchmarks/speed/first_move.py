@@ -17,9 +17,9 @@ compiled kernel of an earlier run is found. **Warm** plays the same games again 
 directory filled by the cold games. ``--busy`` keeps every other core busy with a spinning
 process meanwhile (a busy machine).
 
-    python benchmarks/speed/first_move.py                          # seeds 1 and 2, 10 moves
-    python benchmarks/speed/first_move.py --seeds 1,2,3,4 --moves 16 --busy
-    python benchmarks/speed/first_move.py --think 3        # a person who takes 3 s a move
+    python -m benchmarks.speed.first_move                          # seeds 1 and 2, 10 moves
+    python -m benchmarks.speed.first_move --seeds 1,2,3,4 --moves 16 --busy
+    python -m benchmarks.speed.first_move --think 3        # a person who takes 3 s a move
 
 Exit status 1 when a first wait is above the target (2 s) or a later wait above its target
 (1 s), cold or warm.

@@ -6,8 +6,8 @@ For each variant this plays ``--deals`` deals (every seating, as a duel does) be
 the action. It prints the seconds taken and the microseconds per move spent building views,
 deciding, and in the rest (applying, dealing, the loop itself).
 
-    python benchmarks/speed/heuristic_speed.py                      # 66 and Schnapsen, 1500 deals
-    python benchmarks/speed/heuristic_speed.py --deals 300 --variant 66-4 --repeat 3
+    python -m benchmarks.speed.heuristic_speed                      # 66 and Schnapsen, 1500 deals
+    python -m benchmarks.speed.heuristic_speed --deals 300 --variant 66-4 --repeat 3
 
 Figures are wall-clock and sensitive to other load on the machine; ``--repeat`` keeps the best.
 """

@@ -10,8 +10,8 @@ call). Printed per variant and way: agent steps (decisions) per second, all step
 outcomes too) per second and deals per second, the best of ``--repeat`` runs. No target:
 OpenSpiel crosses from C++ into Python at every call of a Python game.
 
-    python benchmarks/speed/openspiel_steps.py --deals 300 --repeat 3
-    python benchmarks/speed/openspiel_steps.py --variant 66 --deals 1000
+    python -m benchmarks.speed.openspiel_steps --deals 300 --repeat 3
+    python -m benchmarks.speed.openspiel_steps --variant 66 --deals 1000
 
 Needs the ``openspiel`` extra.
 """

@@ -13,10 +13,10 @@ and prints games/s, the parallel efficiency ``rate(N) / (N * rate(1 worker))``, 
 per game *inside the workers* (their summed chunk time over the games) against the raw cost:
 the issue asks that chunking keep it within 10%, and that efficiency reach 90%.
 
-    python benchmarks/speed/parallel.py                       # both paths, local and Ray
-    python benchmarks/speed/parallel.py --games 4000000 --generic-games 400000 --repeat 2
-    python benchmarks/speed/parallel.py --out                 # include writing JSON Lines rows
-    python benchmarks/speed/parallel.py --no-ray
+    python -m benchmarks.speed.parallel                       # both paths, local and Ray
+    python -m benchmarks.speed.parallel --games 4000000 --generic-games 400000 --repeat 2
+    python -m benchmarks.speed.parallel --out                 # include writing JSON Lines rows
+    python -m benchmarks.speed.parallel --no-ray
 
 Exit status 1 when efficiency is below ``--target`` (0.9) or the per-game cost grows by more
 than 10%. Wall-clock figures: run on an otherwise idle machine, and use ``--repeat``.

@@ -7,8 +7,8 @@ adds: the view encoded as JSON, two pipe writes and reads, the view rebuilt by t
 the events and results the referee sends. The duel's deals per second are compared with the
 in-process heuristic against itself.
 
-    python benchmarks/speed/player_protocol.py                  # 66, 300 deals, best of 3
-    python benchmarks/speed/player_protocol.py --deals 1000 --variant schnapsen --repeat 5
+    python -m benchmarks.speed.player_protocol                  # 66, 300 deals, best of 3
+    python -m benchmarks.speed.player_protocol --deals 1000 --variant schnapsen --repeat 5
 
 Exit status 1 when the median added per decision is above the target (1 ms).
 """

@@ -14,8 +14,8 @@ warm-up it measures, for ``--seconds``:
 - the server's memory per table: the growth of its resident set (``/proc``) from before the
   tables were opened to its peak, divided by N; and its CPU use.
 
-    python benchmarks/speed/table_server.py                        # N = 100 and 1,000
-    python benchmarks/speed/table_server.py --tables 1000 --seconds 60 --delay 0.5 1.5
+    python -m benchmarks.speed.table_server                        # N = 100 and 1,000
+    python -m benchmarks.speed.table_server --tables 1000 --seconds 60 --delay 0.5 1.5
 
 A scripted person thinks 2 to 6 seconds a move by default (a brisk person; ``--delay`` for a
 stress test). The machine's CPU pressure (``/proc/pressure/cpu``) is printed beside the

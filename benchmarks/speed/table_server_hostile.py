@@ -36,8 +36,8 @@ record is compared with the same table (seed, moves) played on a fresh server wi
 hostile. The targets: the people's p95 under 100 ms (outside the full-disk hold, when no
 server can save a move and none is told before it is saved) and every record identical.
 
-    python benchmarks/speed/table_server_hostile.py --tables 100 --seconds 30
-    python benchmarks/speed/table_server_hostile.py --tables 20 --seconds 10 --json
+    python -m benchmarks.speed.table_server_hostile --tables 100 --seconds 30
+    python -m benchmarks.speed.table_server_hostile --tables 20 --seconds 10 --json
 
 Exit status 1 when a target is missed.
 """
@@ -63,10 +63,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from table_server import Server, quantile, rss_bytes
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 from websockets.typing import Origin
+
+from benchmarks.speed.table_server import Server, quantile, rss_bytes
 
 P = "sixtysix-table/1"
 MAX_FRAME = 64 * 1024

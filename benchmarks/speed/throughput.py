@@ -5,8 +5,8 @@ between random bots on the generic path (``sixtysix.sim.simulate.play_game``) an
 applies, on the vectorised fast path (``sixtysix.sim.fast_two_hand``), and prints games/s.
 Before timing the fast path it checks that its first ``--verify`` games equal the generic ones.
 
-    python benchmarks/speed/throughput.py                 # 20,000 games per path and variant
-    python benchmarks/speed/throughput.py --games 100000 --repeat 3 --variant 66 --variant schnapsen
+    python -m benchmarks.speed.throughput                 # 20,000 games per path and variant
+    python -m benchmarks.speed.throughput --games 100000 --repeat 3 --variant 66 --variant schnapsen
 
 The process is pinned to one CPU (``--cpu``, Linux only) so the figures are single-core ones.
 """

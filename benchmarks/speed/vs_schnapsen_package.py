@@ -19,7 +19,7 @@ environment, together with this checkout::
 
     python3 -m venv /tmp/bench
     /tmp/bench/bin/pip install -e . -r benchmarks/requirements-peer.txt
-    /tmp/bench/bin/python benchmarks/speed/vs_schnapsen_package.py --games 20000 --seed 1
+    /tmp/bench/bin/python -m benchmarks.speed.vs_schnapsen_package --games 20000 --seed 1
 
 (``-e '.[fast]'`` as well if numpy is not pulled in already; the peer's scikit-learn brings it.)
 Each figure is the best of ``--repeat`` timed runs of the same games, to damp noise from other
@@ -34,7 +34,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.core.rng import Seed
@@ -45,7 +44,7 @@ INSTALL = (
     "install the peer into a separate virtual environment, never into the project's:\n"
     "  python3 -m venv /tmp/bench\n"
     "  /tmp/bench/bin/pip install -e . -r benchmarks/requirements-peer.txt\n"
-    "  /tmp/bench/bin/python benchmarks/speed/vs_schnapsen_package.py --games 20000 --seed 1"
+    "  /tmp/bench/bin/python -m benchmarks.speed.vs_schnapsen_package --games 20000 --seed 1"
 )
 TARGET_RATIO = 10.0
 
@@ -74,11 +73,8 @@ def best_of(repeat: int, run: Callable[[], float]) -> float:
 
 def load_peer() -> tuple[Callable[[int, int], tuple[int, float]], Callable[[], str]]:
     """The peer benchmark's functions; raises ImportError when the peer is not installed."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    try:
-        from _peer_schnapsen import describe_peer, peer_games_per_second
-    finally:
-        sys.path.pop(0)
+    from benchmarks.speed._peer_schnapsen import describe_peer, peer_games_per_second
+
     return peer_games_per_second, describe_peer
 
 

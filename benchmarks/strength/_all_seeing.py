@@ -29,9 +29,8 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from _split import PARTS, in_part
-from _watched import watched_state
-
+from benchmarks.strength._split import PARTS, in_part
+from benchmarks.strength._watched import watched_state
 from sixtysix.bots.base import Bot, int_param
 from sixtysix.bots.expert import (
     TIE_MIX,

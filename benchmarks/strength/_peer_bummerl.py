@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import _told
 from schnapsen.bots import RdeepBot
 from schnapsen.game import SchnapsenGamePlayEngine
-from strength_vs_schnapsen_package import Game, SixtySixPlayer, Timed, peer_variant
 
+from benchmarks.strength import _told
+from benchmarks.strength._peer_adapter import Game, SixtySixPlayer, Timed, peer_variant
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry

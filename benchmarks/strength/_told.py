@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-from _watched import watched_state
-
 import sixtysix.bots.expert as expert
+from benchmarks.strength._watched import watched_state
 from sixtysix.bots.base import Bot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.bots.sampling import Sampler

@@ -15,10 +15,10 @@ partner's ace or solo, the concession before the first card) and the one that lo
 card play, the rule player's moves elsewhere; and each expert of ``--bots`` at the calls only and
 in the play only (``_split.py``). Ctrl-C reports the duels finished so far (exit status 130).
 
-    python benchmarks/strength/ceiling.py 66-3 --deals 100 --seed 1 --bots expert
-    python benchmarks/strength/ceiling.py 66 --deals 200 --seed 1 --bots expert,@hard --json
-    python benchmarks/strength/ceiling.py 66-4 --matches 10 --seed 1 --bots expert
-    python benchmarks/strength/ceiling.py 66-3 --deals 200 --seed 1 --bots expert --parts
+    python -m benchmarks.strength.ceiling 66-3 --deals 100 --seed 1 --bots expert
+    python -m benchmarks.strength.ceiling 66 --deals 200 --seed 1 --bots expert,@hard --json
+    python -m benchmarks.strength.ceiling 66-4 --matches 10 --seed 1 --bots expert
+    python -m benchmarks.strength.ceiling 66-3 --deals 200 --seed 1 --bots expert --parts
 """
 
 from __future__ import annotations
@@ -29,15 +29,18 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _all_seeing import AllSeeing
-from _share import DealFigures, Share, per_deal, per_match, script_parser, share_of_way
-from _split import ExpertAt
-from _watched import Watched
-
+from benchmarks.strength._all_seeing import AllSeeing
+from benchmarks.strength._share import (
+    DealFigures,
+    Share,
+    per_deal,
+    per_match,
+    script_parser,
+    share_of_way,
+)
+from benchmarks.strength._split import ExpertAt
+from benchmarks.strength._watched import Watched
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError

@@ -8,9 +8,9 @@ the decided results (draws left out, as neither side won them) lies above one ha
 reports the steps finished so far and the one it cut short, with the matches or deals it had
 finished (exit status 130).
 
-    python benchmarks/strength/ladder.py 66 --matches 20 --deals 0 --seed 1
-    python benchmarks/strength/ladder.py 66-3 --matches 4 --deals 20 --seed 1 --json
-    python benchmarks/strength/ladder.py 66-4 --matches 40 --steps medium,hard --jobs 2
+    python -m benchmarks.strength.ladder 66 --matches 20 --deals 0 --seed 1
+    python -m benchmarks.strength.ladder 66-3 --matches 4 --deals 20 --seed 1 --json
+    python -m benchmarks.strength.ladder 66-4 --matches 40 --steps medium,hard --jobs 2
 """
 
 from __future__ import annotations
@@ -21,12 +21,8 @@ import math
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _share import script_parser
-
+from benchmarks.strength._share import script_parser
 from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
 from sixtysix.core.errors import UnknownVariantError
 from sixtysix.core.rng import Seed

@@ -9,11 +9,11 @@ talon (the turn-up included; a full talon means a close at the first lead).
 
 Against a random player, for example, this told apart the games a random player wins with
 the cards it was dealt (it closes at its first lead and takes every trick) from the expert's
-own failed closes, which a surer close then removed (``docs/benchmarks.md``, "A surer
+own failed closes, which a surer close then removed (``docs/history.md``, "A surer
 close")::
 
-    python benchmarks/strength/losses.py schnapsen expert random --deals 300 --seed 7 --jobs 2
-    python benchmarks/strength/losses.py 66 @hard heuristic --deals 200 --seed 1
+    python -m benchmarks.strength.losses schnapsen expert random --deals 300 --seed 7 --jobs 2
+    python -m benchmarks.strength.losses 66 @hard heuristic --deals 200 --seed 1
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ import collections
 import sys
 from collections.abc import Iterable
 
-from _duels import duel_parser, play_all, resolved
-
+from benchmarks.strength._duels import duel_parser, play_all, resolved
 from sixtysix.sim.duel import A, B, DealResult, DuelGame
 
 #: A lost game's row: the deal's end, who closed ("bot", "opponent" or "nobody") and the

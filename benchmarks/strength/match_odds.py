@@ -8,8 +8,8 @@ rate at the duel's own p, at a few rates around it, and the p a match target nee
 yardstick for reading per-deal figures in matches, not a measurement: it leaves out the seat
 that leads first and any play that depends on the score.
 
-    python benchmarks/strength/match_odds.py schnapsen heuristic heuristic --deals 5000
-    python benchmarks/strength/match_odds.py 66 expert heuristic --deals 200 --target 0.9
+    python -m benchmarks.strength.match_odds schnapsen heuristic heuristic --deals 5000
+    python -m benchmarks.strength.match_odds 66 expert heuristic --deals 200 --target 0.9
 """
 
 from __future__ import annotations
@@ -18,12 +18,8 @@ import sys
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _duels import duel_parser, play_all, resolved
-
+from benchmarks.strength._duels import duel_parser, play_all, resolved
 from sixtysix.sim.duel import DealResult
 
 

@@ -11,8 +11,8 @@ deals, seatings (seats swapped on identical cards) and summary are those of ``si
 VARIANT ismcts OPPONENT --deals N --seed S``; Ctrl-C reports the deals finished so far (exit
 status 130).
 
-    python benchmarks/strength/openspiel_ismcts.py 66 heuristic --deals 50 --simulations 100
-    python benchmarks/strength/openspiel_ismcts.py 66 expert --deals 50 --simulations 100
+    python -m benchmarks.strength.openspiel_ismcts 66 heuristic --deals 50 --simulations 100
+    python -m benchmarks.strength.openspiel_ismcts 66 expert --deals 50 --simulations 100
 
 Needs the ``openspiel`` extra. One process: the searcher is pure Python and slow.
 """
@@ -20,18 +20,14 @@ Needs the ``openspiel`` extra. One process: the searcher is pure Python and slow
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, ClassVar
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 import numpy as np
-from _duels import play_all, summary_line
 from open_spiel.python.algorithms import ismcts, mcts
 
+from benchmarks.strength._duels import play_all, summary_line
 from sixtysix.bots.base import Bot, float_param, int_param
 from sixtysix.bots.levels import resolve_player
 from sixtysix.bots.sampling import Sampler

@@ -11,9 +11,9 @@ true ceiling; ``--mix 1`` makes it expect a uniformly random reply at every turn
 opponent instead (expectimax on the true deal): the most game points anyone can expect
 against it.
 
-    python benchmarks/strength/oracle.py 66 random --deals 200
-    python benchmarks/strength/oracle.py 66 random --deals 200 --mix 1
-    python benchmarks/strength/oracle.py schnapsen heuristic --deals 200 --nodes 300000
+    python -m benchmarks.strength.oracle 66 random --deals 200
+    python -m benchmarks.strength.oracle 66 random --deals 200 --mix 1
+    python -m benchmarks.strength.oracle schnapsen heuristic --deals 200 --nodes 300000
 
 Two-player games only; needs numba (the ``fast`` extra).
 """

@@ -19,8 +19,8 @@ move), by the kind of move, and for card plays by how much the rule player itsel
 its card (``rule <1`` and so on: its own score of its card minus that of the search's, in card
 points): the mean worth of overruling with its standard error. Positive means overruling pays.
 
-    python benchmarks/strength/overrules.py 66 heuristic --deals 300 --seed 21
-    python benchmarks/strength/overrules.py schnapsen random --deals 300
+    python -m benchmarks.strength.overrules 66 heuristic --deals 300 --seed 21
+    python -m benchmarks.strength.overrules schnapsen random --deals 300
 
 Two-player games; needs numba (the ``fast`` extra) for the compiled search.
 """

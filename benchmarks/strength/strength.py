@@ -27,10 +27,10 @@ and game points per deal a 95% normal interval over deals. Four groups of measur
 
 A comparison whose bot is not installed is listed as skipped. Run, for example::
 
-    python benchmarks/strength/strength.py --group heuristic --deals 1000
-    python benchmarks/strength/strength.py --group ladder --deals 200 --jobs 2
-    python benchmarks/strength/strength.py --group targets --variant 66 --variant schnapsen --json
-    python benchmarks/strength/strength.py --group matches --matches 500 --jobs 2
+    python -m benchmarks.strength.strength --group heuristic --deals 1000
+    python -m benchmarks.strength.strength --group ladder --deals 200 --jobs 2
+    python -m benchmarks.strength.strength --group targets --variant 66 --variant schnapsen --json
+    python -m benchmarks.strength.strength --group matches --matches 500 --jobs 2
 
 The exit status is 1 when a measured check fails, 0 otherwise.
 """

@@ -11,16 +11,12 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import _all_seeing
-import _share
-import _watched
-import ceiling
-import ladder
 import pytest
-from _split import ExpertAt
 from click.testing import CliRunner
 
 import sixtysix.sim.duel as duel
+from benchmarks.strength import _all_seeing, _share, _watched, ceiling, ladder
+from benchmarks.strength._split import ExpertAt
 from sixtysix.bots.base import Bot
 from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.heuristic import HeuristicBot, decide

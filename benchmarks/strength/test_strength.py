@@ -6,10 +6,9 @@ Run by ``pytest -q benchmarks/strength`` (outside the main test run, as ``test_c
 
 from __future__ import annotations
 
-import match_odds
 import pytest
-import strength
 
+from benchmarks.strength import match_odds, strength
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry

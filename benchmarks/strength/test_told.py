@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import _told
-import _watched
 import pytest
-import told_hand
-from _watched import Watched
 
 import sixtysix.bots.expert as expert
 import sixtysix.core.view as view_module
+from benchmarks.strength import _told, _watched, told_hand
+from benchmarks.strength._watched import Watched
 from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.random_bot import RandomBot
 from sixtysix.bots.sampling import Sampler

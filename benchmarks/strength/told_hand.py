@@ -11,22 +11,18 @@ duel ... --matches M``: whole matches, each in both seatings on the same cards d
 and the match win rate comes first. Ctrl-C reports the deals (matches) finished so far (exit
 status 130).
 
-    python benchmarks/strength/told_hand.py schnapsen expert random --deals 500 --jobs 2
-    python benchmarks/strength/told_hand.py 66 expert heuristic --deals 500 --jobs 2
-    python benchmarks/strength/told_hand.py schnapsen expert heuristic --matches 250 --jobs 2
+    python -m benchmarks.strength.told_hand schnapsen expert random --deals 500 --jobs 2
+    python -m benchmarks.strength.told_hand 66 expert heuristic --deals 500 --jobs 2
+    python -m benchmarks.strength.told_hand schnapsen expert heuristic --matches 250 --jobs 2
 
 Two-player games only.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from _duels import (
+from benchmarks.strength._duels import (
     duel_parser,
     matches_line,
     play_all,
@@ -34,9 +30,8 @@ from _duels import (
     resolved,
     summary_line,
 )
-from _told import Told
-from _watched import Watched
-
+from benchmarks.strength._told import Told
+from benchmarks.strength._watched import Watched
 from sixtysix.sim.duel import Contestant
 
 

@@ -9,10 +9,10 @@ the weights that best predict the deal's final value (game points of the seat's 
 other's). It prints the weights to paste into ``search_evaluation.py`` and the fit on held-out
 positions (R²), next to the hand-made evaluation's.
 
-    python benchmarks/tools/fit_evaluation.py sixtysix --deals 20000
-    python benchmarks/tools/fit_evaluation.py schnapsen --deals 20000
-    python benchmarks/tools/fit_evaluation.py sixtysix-3 --deals 20000
-    python benchmarks/tools/fit_evaluation.py sixtysix-4 --deals 20000
+    python -m benchmarks.tools.fit_evaluation sixtysix --deals 20000
+    python -m benchmarks.tools.fit_evaluation schnapsen --deals 20000
+    python -m benchmarks.tools.fit_evaluation sixtysix-3 --deals 20000
+    python -m benchmarks.tools.fit_evaluation sixtysix-4 --deals 20000
 
 Needs numpy (the ``fast`` or ``test`` extra).
 """

@@ -9,8 +9,8 @@ more than ``--z`` standard errors. A pass that keeps nothing halves the steps. E
 each pass is tried on deals of its own (the pass and the weight are part of the seed), and the
 final set is checked against the defaults on deals the search never saw (``--check-seed``).
 
-    python benchmarks/tools/tune_heuristic.py 66 --deals 6000 --passes 3 --jobs 1
-    python benchmarks/tools/tune_heuristic.py schnapsen --deals 8000 --passes 2 --step 0.25 \
+    python -m benchmarks.tools.tune_heuristic 66 --deals 6000 --passes 3 --jobs 1
+    python -m benchmarks.tools.tune_heuristic schnapsen --deals 8000 --passes 2 --step 0.25 \
         --start close_slack=3,trump_power_open=12
 
 It prints every trial and, at the end, the weights that differ from the defaults as bot

@@ -3,7 +3,8 @@
 A view names its variant and carries its option values (the rules are public), so a bot can
 rebuild the game it is playing without being handed anything else, and without the plugin
 registry: the variant's class is already loaded (the driver that made the game loaded it), so
-it is found among the loaded subclasses of :class:`~sixtysix.core.variant.Variant`.
+it is found among the loaded subclasses of :class:`~sixtysix.core.variant.Variant` and built
+by :func:`~sixtysix.plugins.manager.variant_from`, as every other caller builds one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
+from sixtysix.plugins.manager import Registry, variant_from
 
 
 class InconsistentViewError(SixtySixError):
@@ -38,7 +40,7 @@ def _variant_from(
         if vars(cls).get("name") != name:  # its own name, not one inherited
             continue
         named = True
-        variant = cls(cls.options_class.build(dict(options)))
+        variant = variant_from(Registry.holding(cls), name, dict(options))
         if variant.rules == rules:
             return variant
     if not named:

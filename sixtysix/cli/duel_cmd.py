@@ -21,6 +21,7 @@ from sixtysix.cli.common import (
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.i18n import Translator
+from sixtysix.plugins.manager import variant_from
 
 
 @click.command(cls=LocalizedCommand)
@@ -131,7 +132,7 @@ def duel(
     if matches is not None and given is not ParameterSource.DEFAULT:
         raise InputError(tr._("--deals and --matches cannot be used together: give one of them"))
     reg = registry()
-    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    v = variant_from(reg, variant, parse_assignments(options), preset)
     limits = deadlines(start_timeout, move_timeout)
 
     def contestant(spec: str) -> Contestant:

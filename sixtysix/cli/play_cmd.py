@@ -21,6 +21,7 @@ from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
+from sixtysix.plugins.manager import variant_from
 
 DEFAULT_MOVE_TIME = 60
 
@@ -177,7 +178,7 @@ def play(
             raise InputError(
                 tr._("name a VARIANT to play (see `sixtysix variants`), or --resume FILE")
             )
-        v = reg.variant(variant).configure(preset, parse_assignments(options))
+        v = variant_from(reg, variant, parse_assignments(options), preset)
         if rated and seed is not None:
             raise InputError(
                 tr._("rated games are always shuffled securely: --seed is for test games")

@@ -7,9 +7,15 @@ from collections.abc import Iterator
 from sixtysix.core.actions import ACTION_NAMES, TRUMP, TRUMP_BELOW, parse_action
 from sixtysix.core.cards import CARD_NAMES, SUIT_NAMES, cards_of
 from sixtysix.core.replay import Replay
+from sixtysix.i18n import Translator, translator
 
 
-def describe_replay(result: Replay) -> Iterator[str]:
+def describe_replay(result: Replay, tr: Translator | None = None) -> Iterator[str]:
+    """The readable account of a replay; a forfeit is told in ``tr``'s words, as the table
+    tells it (the rest is the notation's own)."""
+    from sixtysix.play.terms import fault_kind, seat_name
+
+    tr = tr or translator("en")
     variant = result.variant
     diff = variant.options.diff()
     opts = ", ".join(f"{k}={v}" for k, v in diff.items()) or "defaults"
@@ -37,6 +43,10 @@ def describe_replay(result: Replay) -> Iterator[str]:
             yield line
             if TRUMP <= action <= TRUMP_BELOW:
                 yield f"    trump is {SUIT_NAMES[state.trump]}"
+        if deal.forfeit is not None:
+            who = seat_name(tr, deal.forfeit.seat, -1)
+            who += f" ({fault_kind(tr)(deal.forfeit.reason)})"
+            yield "  " + tr._("a fault forfeits the deal: {who}").format(who=who)
         if deal.result is None:
             yield "  (unfinished)"
             hands = ", ".join(

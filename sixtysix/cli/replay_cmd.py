@@ -61,7 +61,8 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False))
         return
+    from sixtysix.cli.localized import current_translator
     from sixtysix.cli.render import describe_replay
 
-    for line in describe_replay(result):
+    for line in describe_replay(result, current_translator()):
         click.echo(line)

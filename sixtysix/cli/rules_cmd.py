@@ -10,6 +10,7 @@ import click
 from sixtysix.cli.common import option_assignments, registry, reports_errors
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.options import parse_assignments
+from sixtysix.plugins.manager import variant_from
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -36,8 +37,8 @@ def rules(
       sixtysix rules schnapsen -o claim=manual --json
       sixtysix rules 66 --lang tr
     """
-    cls = registry().variant(variant)
-    v = cls.configure(preset, parse_assignments(options))
+    v = variant_from(registry(), variant, parse_assignments(options), preset)
+    cls = type(v)
     data = {
         "name": cls.name,
         "aliases": list(cls.aliases),

@@ -299,7 +299,8 @@ STOP_GRACE = 0.3
 
 #: Objects allocated before a young collection, and young collections before an old one: the
 #: defaults (700, 10, 10) make a busy server with a thousand tables run full collections of
-#: half a million objects, each pausing every table (docs/benchmarks.md).
+#: half a million objects, each pausing every table (docs/history.md, "What the server spends
+#: its time on").
 GC_YOUNG_THRESHOLD = 50_000
 GC_OLD_THRESHOLD = 1000
 

@@ -21,6 +21,7 @@ from sixtysix.cli.common import (
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+from sixtysix.plugins.manager import variant_from
 
 if TYPE_CHECKING:
     from sixtysix.i18n import Translator
@@ -126,7 +127,7 @@ def simulate(
 
     tr = translator(lang)
     reg = registry()
-    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    v = variant_from(reg, variant, parse_assignments(options), preset)
     limits = deadlines(start_timeout, move_timeout)
     names, bot_specs = parse_bots(reg, bots, v.seats, v.name, v, limits)
     if resume and out is None:

@@ -20,6 +20,7 @@ from sixtysix.cli.common import (
     reports_errors,
 )
 from sixtysix.cli.localized import LocalizedCommand, LocalizedGroup, lang_option
+from sixtysix.plugins.manager import variant_from
 from sixtysix.table.defaults import DEFAULT_SERVER, SERVER_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -146,7 +147,7 @@ def new(
     from sixtysix.play.players import own_name
 
     reg = registry()
-    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    v = variant_from(reg, variant, parse_assignments(options), preset)
     specs = [
         own_name(s, reg) if s.startswith("@") else s
         for s in seat_specs(seats_text, v.seats, v.name, tr)

@@ -20,6 +20,7 @@ from sixtysix.cli.common import (
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+from sixtysix.plugins.manager import variant_from
 
 if TYPE_CHECKING:
     from sixtysix.i18n import Translator
@@ -120,7 +121,7 @@ def tournament(
 
     tr = translator(lang)
     reg = registry()
-    v = reg.variant(variant).configure(preset, parse_assignments(options))
+    v = variant_from(reg, variant, parse_assignments(options), preset)
     limits = deadlines(start_timeout, move_timeout)
     _, bot_specs = parse_bots(reg, bots, None, v.name, v, limits)
     names = [bot_label(cls.name, params) for cls, params in bot_specs]

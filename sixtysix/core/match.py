@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import MatchError
-from sixtysix.core.faults import PlayerFault
+from sixtysix.core.faults import FaultKind, PlayerFault
 from sixtysix.core.outcome import Outcome
-from sixtysix.core.records import DealRecord, Record
+from sixtysix.core.records import DealRecord, Forfeit, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.turn import Fault, Turn
@@ -139,8 +139,9 @@ def play_match(
     """Play deals until the variant's match format ends the match (a seat's total at the
     target, or a fixed number of deals played); the first dealer is drawn.
 
-    With ``faults``, a player's fault forfeits that deal only (the match goes on) and is
-    listed in the result; without, whatever a player raises propagates.
+    With ``faults``, a player's fault forfeits that deal only (the match goes on), is listed
+    in the result and ends that deal's record as its ``forfeit``; without, whatever a player
+    raises propagates.
     """
     n = variant.seats
     record = Record(variant.name, variant.options.diff(), seed.value)
@@ -155,7 +156,11 @@ def play_match(
         record.deals.append(deal_record)
         if on_deal is not None:
             on_deal(setup, state)
+        before = len(seen) if seen is not None else 0
         outcome = play_deal(state, players, seen)
+        if seen is not None and len(seen) > before:
+            seat, kind = seen[-1]
+            deal_record.forfeit = Forfeit(seat, FaultKind(kind))
         outcomes.append(outcome)
         for s in range(n):
             totals[s] += outcome.game_points[s]

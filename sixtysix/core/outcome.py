@@ -16,8 +16,8 @@ class Reason(StrEnum):
     PLAYED_OUT = "played_out"
     DRAW = "draw"
     CONCEDED = "conceded"
-    #: A player faulted and its seat forfeited the deal (never in a replayed record: the
-    #: fault is not an action; see :mod:`sixtysix.core.faults`).
+    #: A player faulted and its seat forfeited the deal (not an action: a record says it
+    #: in the deal's ``forfeit``; see :mod:`sixtysix.core.faults`).
     FORFEIT = "forfeit"
 
 

@@ -18,6 +18,7 @@ from sixtysix.core.bounded_json import JSONInputError
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import NotationError, RecordError, shown
+from sixtysix.core.faults import FaultKind
 from sixtysix.core.rng import MAX_SEED_DIGITS
 
 FORMAT = "sixtysix-record/1"
@@ -27,15 +28,36 @@ MAX_RECORD_BYTES = 64 << 20
 MAX_SEATS = 100
 
 
+#: The keys of a deal's ``forfeit``, exactly these.
+FORFEIT_KEYS = frozenset({"seat", "reason"})
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """A deal ended by a player's fault after its last action (RECORDS.md): the seat that
+    faulted and the kind of fault. The record says only who and why; the score is the one
+    rule of :func:`sixtysix.core.faults.forfeit`."""
+
+    seat: int
+    reason: FaultKind
+
+    def as_json(self) -> dict[str, object]:
+        return {"seat": self.seat, "reason": str(self.reason)}
+
+
 @dataclass
 class DealRecord:
     setup: DealSetup
     #: (seat, action) in order; a raw string where the action could not be read yet.
     actions: list[tuple[int, int]] = field(default_factory=list)
+    #: The fault that ended the deal after its actions, if one did.
+    forfeit: Forfeit | None = None
 
     def as_json(self) -> dict[str, object]:
         out = self.setup.as_json()
         out["actions"] = [{"seat": s, "action": ACTION_NAMES[a]} for s, a in self.actions]
+        if self.forfeit is not None:
+            out["forfeit"] = self.forfeit.as_json()
         return out
 
 
@@ -72,6 +94,8 @@ class RawDeal:
 
     setup: DealSetup
     actions: list[tuple[int, str]]
+    #: The fault that ended the deal after its actions (its seat is checked on replay).
+    forfeit: Forfeit | None = None
 
 
 @dataclass
@@ -200,4 +224,29 @@ def _parse_deal(d: object, number: int) -> RawDeal:
         if not isinstance(text, str):
             raise RecordError(f"{at}: 'action' must be a string")
         steps.append((seat, text))
-    return RawDeal(DealSetup(dealer, parsed_hands, trump_card, parsed_talon), steps)
+    setup = DealSetup(dealer, parsed_hands, trump_card, parsed_talon)
+    forfeit = _forfeit(d["forfeit"], where) if "forfeit" in d else None
+    return RawDeal(setup, steps, forfeit)
+
+
+def _forfeit(value: object, where: str) -> Forfeit:
+    """A deal's ``forfeit``: an object of exactly a seat and one of the fault kinds."""
+    at = f"{where}, forfeit"
+    if not isinstance(value, dict):
+        raise RecordError(
+            f'{at}: must be an object like {{"seat": 1, "reason": "timeout"}}, not {shown(value)}'
+        )
+    keys = set(value)
+    if keys != FORFEIT_KEYS:
+        extra = sorted(str(k) for k in keys - FORFEIT_KEYS)
+        missing = sorted(FORFEIT_KEYS - keys)
+        what = (
+            f"has no {shown(missing[0])}" if missing else f"has an unknown field {shown(extra[0])}"
+        )
+        raise RecordError(f"{at}: {what} (it holds exactly 'seat' and 'reason')")
+    seat = _seat(value["seat"], f"{at}: 'seat'")
+    reason = value["reason"]
+    kinds = [str(k) for k in FaultKind]
+    if not isinstance(reason, str) or reason not in kinds:
+        raise RecordError(f"{at}: 'reason' must be one of {', '.join(kinds)}, not {shown(reason)}")
+    return Forfeit(seat, FaultKind(reason))

@@ -2,7 +2,8 @@
 
 The result follows RECORDS.md's ``replay --json`` contract exactly. Any defect raises a
 :class:`RecordError` whose one-line message names the deal and step (counted from 1), the seat,
-the action and why it is wrong.
+the action and why it is wrong. A deal's ``forfeit`` ends it after its actions by the one
+fault rule, :func:`sixtysix.core.faults.forfeit`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from typing import Protocol
 
 from sixtysix.core.actions import ACTION_NAMES, parse_action
 from sixtysix.core.errors import NotationError, OptionError, RecordError, UnknownVariantError
+from sixtysix.core.faults import forfeit
 from sixtysix.core.outcome import Outcome
-from sixtysix.core.records import RawRecord
+from sixtysix.core.records import Forfeit, RawRecord
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 
@@ -36,6 +38,8 @@ class ReplayStep:
 class ReplayedDeal:
     state: DealState
     steps: list[ReplayStep] = field(default_factory=list)
+    #: The fault that ended the deal after its steps, if one did.
+    forfeit: Forfeit | None = None
 
     @property
     def result(self) -> Outcome | None:
@@ -71,6 +75,19 @@ def configure_variant(registry: VariantSource, name: str, options: dict[str, obj
         return cls(cls.options_class.build(options, strict=True))
     except (UnknownVariantError, OptionError) as exc:
         raise RecordError(f"record: {exc}") from None
+
+
+def apply_forfeit(state: DealState, fault: Forfeit, where: str) -> None:
+    """End ``state`` by the record's ``forfeit`` (the one fault rule); a seat the variant has
+    not, or a deal already over, is a one-line :class:`RecordError` naming ``where``."""
+    at = f"{where}, forfeit"
+    if not 0 <= fault.seat < state.n:
+        raise RecordError(
+            f"{at}: there is no seat {fault.seat} in this game (its seats are 0 to {state.n - 1})"
+        )
+    if state.is_over:
+        raise RecordError(f"{at}: seat {fault.seat} cannot forfeit: the deal is already over")
+    forfeit(state, fault.seat)
 
 
 def replay(raw: RawRecord, registry: VariantSource) -> Replay:
@@ -115,6 +132,9 @@ def replay(raw: RawRecord, registry: VariantSource) -> Replay:
                 raise RecordError(f"{at}: seat {seat} cannot {name}: {state.explain(action)}")
             state.apply_legal(action)
             replayed.steps.append(ReplayStep(seat, legal, name))
+        if raw_deal.forfeit is not None:
+            apply_forfeit(state, raw_deal.forfeit, where)
+            replayed.forfeit = raw_deal.forfeit
         deals.append(replayed)
         if state.outcome is not None:
             for s in range(n):

@@ -61,6 +61,10 @@ class Rules:
     concession: bool = False
     concede_points: int = 33
     winning_points: int = 66
+    #: People are shown the running points even with manual claims (RULES.md: otherwise a
+    #: manual-claim game is a memory game); with automatic claims they always are. Not read by
+    #: the engine, only by the tables that show a game. Default: hidden.
+    open_scores: bool = False
 
     def strict_phase(self, closed: bool, talon_left: int) -> bool:
         """The strict phase (the follower's duties hold): no open phase at all, the talon
@@ -77,7 +81,9 @@ class MatchFormat:
     """How a match ends: once a seat's total reaches ``target``, or, with ``deals`` set,
     after exactly that many deals (``target`` then plays no part)."""
 
-    target: int
+    #: Game points that end a match. Default: 7, the family's usual match, for a variant
+    #: that states no target (:meth:`sixtysix.core.variant.Variant.make_match_format`).
+    target: int = 7
     deals: int | None = None
 
     def winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:

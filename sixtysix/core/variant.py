@@ -21,6 +21,10 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.state import DealState
 
+#: The option whose value is the match's target when a variant keeps the default
+#: :meth:`Variant.make_match_format` (the family's options and most plugins declare it).
+TARGET_OPTION = "target"
+
 
 class Variant:
     name: ClassVar[str]
@@ -32,6 +36,10 @@ class Variant:
     presets: ClassVar[Mapping[str, Mapping[str, object]]] = {}
     #: Set by the plugin manager: the plugin that registered this variant.
     plugin: ClassVar[str] = ""
+    #: The most game points one seat scores in a deal (the bound of a learning environment's
+    #: rewards). None: the bound of the family's scoring for the seats (3, or 6 with four
+    #: seats, where a soloist scores double); a variant that scores more states it.
+    max_deal_game_points: ClassVar[int | None] = None
 
     def __init__(self, options: Options | None = None) -> None:
         opts = options if options is not None else self.options_class()
@@ -60,14 +68,19 @@ class Variant:
         raise NotImplementedError
 
     def make_match_format(self, options: Options) -> MatchFormat:
-        """How a match ends: by default, once a total reaches :attr:`target`."""
-        return MatchFormat(self.target)
+        """How a match ends: by default, once a total reaches the :data:`TARGET_OPTION` for
+        options that declare it (an integer option), else :class:`MatchFormat`'s own default
+        target. A variant with another format states it by overriding this."""
+        for spec in options.specs():
+            if spec.name == TARGET_OPTION and spec.kind == "int":
+                return MatchFormat(getattr(options, spec.name))
+        return MatchFormat()
 
     @property
     def target(self) -> int:
-        """Game points that end a match (the ``target`` option; unused by a match of a fixed
+        """Game points that end a match (:attr:`match_format`'s; unused by a match of a fixed
         number of deals)."""
-        return int(getattr(self.options, "target", 7))
+        return self.match_format.target
 
     # ----------------------------------------------------------------- dealing
 

@@ -22,7 +22,7 @@ from sixtysix.core.rng import PathPart, Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.plugins.manager import get_registry
+from sixtysix.plugins.manager import get_registry, variant_from
 
 #: The two kinds of episode.
 EPISODES = ("deal", "match")
@@ -41,7 +41,7 @@ def make_variant(
         return variant
     if not isinstance(variant, str):
         raise OptionError(f"a variant is a name or a Variant, not {shown(variant)}")
-    return get_registry().variant(variant).configure(preset, options)
+    return variant_from(get_registry(), variant, options, preset)
 
 
 def check_episode(episode: str) -> bool:

@@ -25,7 +25,7 @@ from sixtysix.core.errors import OptionError, RecordError
 from sixtysix.core.rules import Rules
 from sixtysix.envs.episodes import deal_rewards
 from sixtysix.envs.extras import require
-from sixtysix.plugins.manager import get_registry
+from sixtysix.plugins.manager import get_registry, variant_from
 
 if TYPE_CHECKING:
     from sixtysix.core.variant import Variant
@@ -146,8 +146,8 @@ def openspiel_game(
     and options applied as ``Variant.configure`` does; ``dealer`` is a seat or -1 (dealt by
     chance). Its game parameters are all the variant's option values and the dealer."""
     spiel = _pyspiel()
-    cls = get_registry().variant(variant)
-    configured = cls.configure(preset, options)
+    configured = variant_from(get_registry(), variant, options, preset)
+    cls = type(configured)
     check_dealer(dealer, cls.seats)
     name = _register(cls)
     params: dict[str, object] = {**configured.options.as_dict(), DEALER_PARAMETER: dealer}

@@ -38,7 +38,7 @@ from sixtysix.envs.openspiel_game import (
     deal_order,
     deal_returns,
 )
-from sixtysix.plugins.manager import get_registry
+from sixtysix.plugins.manager import get_registry, variant_from
 
 #: The largest game points one seat scores in a deal, by seats, unless the variant class says
 #: otherwise (``max_deal_game_points``): the 1/2/3 scale, doubled for a four-player soloist.
@@ -46,7 +46,7 @@ _MAX_GAME_POINTS = {2: 3, 3: 3, 4: 6}
 
 
 def _max_game_points(variant: type[Variant]) -> int:
-    declared = getattr(variant, "max_deal_game_points", None)
+    declared = variant.max_deal_game_points
     if isinstance(declared, int) and declared > 0:
         return declared
     return _MAX_GAME_POINTS.get(variant.seats, 6)
@@ -207,7 +207,7 @@ class _Deal:
 
 def _rebuilt(name: str, options: dict[str, object], dealer: int, actions: list[int]) -> _Deal:
     """A pickled :class:`_Deal` again, by replaying its actions."""
-    deal = _Deal(get_registry().variant(name).configure(overrides=options), dealer)
+    deal = _Deal(variant_from(get_registry(), name, options), dealer)
     for a in actions:
         deal.apply(a)
     return deal

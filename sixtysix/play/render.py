@@ -54,8 +54,8 @@ __all__ = [
 
 def points_shown(variant: Variant) -> bool:
     """Whether people see running points: with automatic claims, or with ``open_scores``
-    (RULES.md: manual claims are a memory game)."""
-    return not variant.rules.manual_claim or bool(getattr(variant.options, "open_scores", False))
+    (RULES.md: manual claims are a memory game), as the variant's rules state."""
+    return not variant.rules.manual_claim or variant.rules.open_scores
 
 
 @dataclass(frozen=True, slots=True)

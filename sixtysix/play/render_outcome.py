@@ -17,6 +17,7 @@ from rich.text import Text
 
 from sixtysix.core.actions import MARRY
 from sixtysix.core.cards import marriage_points
+from sixtysix.core.faults import forfeit
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.records import DealRecord
 from sixtysix.core.rules import Sides
@@ -128,6 +129,8 @@ def match_deals(
         state = variant.new_deal(deal.setup)
         for _, action in deal.actions:
             state.apply_legal(action)
+        if deal.forfeit is not None and not state.is_over:
+            forfeit(state, deal.forfeit.seat)
         if state.outcome is not None:
             o = state.outcome
             earlier.append(DealSummary(number, state.dealer, o.reason, o.game_points))

@@ -15,6 +15,9 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.terms import seat_name
+from sixtysix.variants.common import FamilyOptions
+from sixtysix.variants.sixtysix_4 import SixtySix4Options
+from sixtysix.variants.two_hand import TwoHandVariant
 
 #: The fewest points that keep the losers at the scale's 1 (33): read from the core.
 SCALE_THRESHOLD = next(p for p in range(1000) if schneider_scale(p, 1) == 1)
@@ -24,8 +27,24 @@ def _names(tr: Translator, seats: Sequence[int], me: int) -> str:
     return " + ".join(seat_name(tr, s, me) for s in seats)
 
 
-def _option(view: View, name: str) -> object:
-    return dict(view.options).get(name)
+def _card_points_only(variant: Variant) -> bool:
+    """Whether the 1/2/3 scale counted the losers' card points only: the two-hand scoring's
+    switch, else the family's option (a variant with neither counts all valid points)."""
+    if isinstance(variant, TwoHandVariant):
+        return variant.scoring.card_points_only
+    options = variant.options
+    return isinstance(options, FamilyOptions) and options.schneider_card_points_only
+
+
+def _scale_at_close(variant: Variant) -> bool:
+    """Whether a winning closer's scale was read at the moment of closing (Schnapsen)."""
+    return isinstance(variant, TwoHandVariant) and variant.scoring.scale_at_close
+
+
+def _failed_solo_doubled(variant: Variant) -> bool:
+    """Whether a failed solo paid twice the scale (four-player 66's ``solo_loss=double``)."""
+    options = variant.options
+    return isinstance(options, SixtySix4Options) and options.solo_loss == "double"
 
 
 def scale_fact(tr: Translator, base: int, card_points: bool) -> str:
@@ -58,15 +77,11 @@ def why_line(outcome: Outcome, view: View, variant: Variant, tr: Translator) -> 
     because: str
     if reason == Reason.REACHED_66 and winners:
         base = points
-        doubled = view.solo and (
-            (view.declarer in winners) or _option(view, "solo_loss") == "double"
-        )
+        doubled = view.solo and ((view.declarer in winners) or _failed_solo_doubled(variant))
         if doubled and base % 2 == 0:
             base //= 2
-        card_points = bool(_option(view, "schneider_card_points_only"))
-        fact = scale_fact(tr, base, card_points)
-        scoring = getattr(variant, "scoring", None)
-        if closer is not None and closer in winners and getattr(scoring, "scale_at_close", False):
+        fact = scale_fact(tr, base, _card_points_only(variant))
+        if closer is not None and closer in winners and _scale_at_close(variant):
             fact = tr._("{fact}, at the moment of closing").format(fact=fact)
         because = tr._("{who} — {fact}").format(who=_names(tr, losers, me), fact=fact)
         if doubled:

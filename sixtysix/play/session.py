@@ -30,7 +30,7 @@ from sixtysix.bots.seating import deal_notice
 from sixtysix.core.actions import CONCEDE
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
-from sixtysix.core.records import DealRecord, Record
+from sixtysix.core.records import DealRecord, Forfeit, Record
 from sixtysix.core.replay import Replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -157,7 +157,7 @@ class Session:
     def _restore(self, resume: Replay) -> None:
         for replayed in resume.deals:
             state = replayed.state
-            self.record.deals.append(DealRecord(state.setup, state.history))
+            self.record.deals.append(DealRecord(state.setup, state.history, replayed.forfeit))
             if state.outcome is None:
                 self.state = state
             else:
@@ -265,6 +265,9 @@ class Session:
                 # A bot's fault forfeits the deal (the one rule of core.faults).
                 with self.screen.thinking(seat):
                     action, fault = take_turn(state, seat, bot.choose)
+                if fault is not None:
+                    # Saved as it ended: a resumed game does not play the deal on.
+                    self.record.deals[-1].forfeit = Forfeit(fault.seat, fault.kind)
             self._save()
             if fault is not None:
                 self._forfeited(fault)

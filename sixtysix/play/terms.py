@@ -52,6 +52,7 @@ REASONS: dict[str, str] = {
     Reason.PLAYED_OUT: N_("cards played out"),
     Reason.DRAW: N_("draw"),
     Reason.CONCEDED: N_("conceded"),
+    Reason.FORFEIT: N_("forfeit"),
 }
 
 

@@ -11,6 +11,7 @@ reported by name and left out; the rest keeps working.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -161,6 +162,16 @@ class Registry:
             raise UnknownVariantError(f"unknown variant {name!r}; installed: {known}")
         return self.variants[canonical]
 
+    @classmethod
+    def holding(cls, variant: type[Variant]) -> Registry:
+        """A registry of ``variant`` alone, under its name and aliases, with no plugin loaded:
+        for code that already holds the class (a record's replay in the conformance kit, a
+        bot's view) and rebuilds it the way every caller does (:func:`variant_from`)."""
+        names = (variant.name, *variant.aliases)
+        return cls(
+            variants={variant.name: variant}, aliases={n.lower(): variant.name for n in names}
+        )
+
     def bot(self, name: str) -> type[Bot]:
         key = name.strip().lower()
         if key not in self.bots:
@@ -265,6 +276,43 @@ def _add_variant(reg: Registry, obj: object, plugin: str, base: type[Variant]) -
     reg.variants[cls.name] = cls
     for n in names:
         reg.aliases[n.lower()] = cls.name
+
+
+#: Variants built by :func:`variant_from`, by class, preset and options (as JSON); bounded.
+_BUILT: dict[tuple[type[Variant], str | None, str], Variant] = {}
+_BUILT_MAX = 64
+
+
+def variant_from(
+    registry: Registry,
+    name: str,
+    options: Mapping[str, object] | None = None,
+    preset: str | None = None,
+) -> Variant:
+    """The variant ``name`` (or an alias) of ``registry`` with ``preset`` and then ``options``
+    applied (:meth:`Variant.configure`): the one way a variant is rebuilt from its name and
+    options, be they a protocol message's, a view's or a command's.
+
+    Cached, as players and bots rebuild it at every move: the same class, preset and options
+    give the same object, which is shared and must not be changed. An unknown name, preset or
+    option is a one-line :class:`~sixtysix.core.errors.SixtySixError`; a name that is not text
+    or options that are not a mapping, a :class:`TypeError`.
+    """
+    if not isinstance(name, str) or (options is not None and not isinstance(options, Mapping)):
+        raise TypeError("a variant is a name and an object of options")
+    cls = registry.variant(name)
+    values = dict(options or {})
+    try:
+        key = (cls, preset, json.dumps(values, sort_keys=True))
+    except (TypeError, ValueError):  # values no key can hold: built (and refused) uncached
+        return cls.configure(preset, values)
+    built = _BUILT.get(key)
+    if built is None:
+        built = cls.configure(preset, values)
+        if len(_BUILT) >= _BUILT_MAX:
+            _BUILT.clear()
+        _BUILT[key] = built
+    return built
 
 
 _cached: Registry | None = None

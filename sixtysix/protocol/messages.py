@@ -20,7 +20,7 @@ from sixtysix.core.outcome import Outcome
 from sixtysix.core.phase import Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.plugins.manager import Registry
+from sixtysix.plugins.manager import Registry, variant_from
 
 #: The protocol and its version; a change that an existing player could misread bumps it.
 PROTOCOL = "sixtysix-player/1"
@@ -247,30 +247,12 @@ def encode_view(view: View) -> Message:
     }
 
 
-_VARIANTS: dict[tuple[int, str, str], tuple[Registry, Variant]] = {}
-
-
-def variant_of(registry: Registry, name: str, options: Mapping[str, Any]) -> Variant:
-    """The variant ``name`` with ``options`` (cached: a player rebuilds it at every move)."""
-    if not isinstance(name, str) or not isinstance(options, Mapping):
-        raise TypeError("a variant is a name and an object of options")
-    key = (id(registry), name, json.dumps(dict(options), sort_keys=True))
-    cached = _VARIANTS.get(key)
-    if cached is not None and cached[0] is registry:
-        return cached[1]
-    variant = registry.variant(name).configure(overrides=options)
-    if len(_VARIANTS) >= 32:
-        _VARIANTS.clear()
-    _VARIANTS[key] = (registry, variant)
-    return variant
-
-
 def decode_view(view: Mapping[str, Any], legal: Sequence[str], registry: Registry) -> View:
     """Rebuild the :class:`View` of a VIEW object and its legal actions, the rules included
     (from the variant and its options through ``registry``); :class:`ProtocolError` if the
     object is not a VIEW."""
     try:
-        variant = variant_of(registry, view["variant"], view["options"])
+        variant = variant_from(registry, view["variant"], view["options"])
         opts = variant.options
         return View(
             variant=variant.name,

@@ -384,13 +384,14 @@ class ExternalPlayer:
             self._fail(FaultKind.GARBAGE, str(exc))
         variant = self._variant
         if variant is None or variant == "*":
-            plays = True
-        elif isinstance(variant, str):
+            return
+        if isinstance(variant, str):
+            name = variant
             plays = "*" in self.variants or variant.strip().lower() in self.variants
         else:
+            name = variant.name
             plays = messages.plays_variant(self.variants, variant)
         if not plays:
-            name = variant if isinstance(variant, str) else getattr(variant, "name", "")
             listed = ", ".join(self.variants) or "none"
             self._fail(FaultKind.GARBAGE, f"does not play {name} (it plays: {listed})")
 

@@ -88,7 +88,7 @@ class DuelGame:
     #: Seconds per move of A's and of B's bots in this game.
     times: tuple[tuple[float, ...], tuple[float, ...]]
     #: The seat that closed the talon (-1: nobody), and the cards then left in the talon (with
-    #: the turn-up): where a game was won or lost, for ``benchmarks/losses.py``.
+    #: the turn-up): where a game was won or lost, for ``benchmarks.strength.losses``.
     closed_by: int = -1
     closed_with: int = 0
     #: The game's fault, if a bot faulted (the game then ended by forfeit): ``(seat, kind)``.

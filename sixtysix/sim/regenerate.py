@@ -16,8 +16,10 @@ from typing import Any
 
 from sixtysix.bots.base import parse_bot_spec
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.records import DealRecord, RawRecord, Record, parse_record
+from sixtysix.core.faults import FaultKind
+from sixtysix.core.records import DealRecord, Forfeit, RawRecord, Record, parse_record
 from sixtysix.core.rng import Seed
+from sixtysix.core.turn import Fault
 from sixtysix.plugins.manager import Registry
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.readers import find_row
@@ -51,7 +53,8 @@ def row_record(row: Mapping[str, Any], registry: Registry) -> Record:
         raise OutputError(f"{where}: {exc}") from None
     if len(bots) != variant.seats:
         raise OutputError(f"{where}: {len(bots)} bots for {variant.seats} seats")
-    state = play_one(variant, bots, game_seed(row), row["dealer"])
+    faults: list[Fault] = []
+    state = play_one(variant, bots, game_seed(row), row["dealer"], faults=faults)
     outcome = state.outcome
     assert outcome is not None
     recorded = (row["reason"], list(row["game_points"]), list(row["points"]), list(row["tricks"]))
@@ -62,7 +65,9 @@ def row_record(row: Mapping[str, Any], registry: Registry) -> Record:
             f" again gives {found[0]} {found[1]} (another version of sixtysix or of a bot?)"
         )
     record = Record(variant.name, variant.options.diff(), row["seed"])
-    record.deals.append(DealRecord(state.setup, list(state.history)))
+    # A game a fault ended is recorded as it ended: its forfeit after the last action.
+    forfeit = Forfeit(faults[0][0], FaultKind(faults[0][1])) if faults else None
+    record.deals.append(DealRecord(state.setup, list(state.history), forfeit))
     return record
 
 

@@ -41,8 +41,8 @@ from sixtysix.play.render_outcome import marriage_headline, render_outcome
 from sixtysix.play.screen import Screen
 from sixtysix.play.terms import action_text, announcement, seat_name, word
 from sixtysix.play.timer import Clock, MoveTimer
-from sixtysix.plugins.manager import Registry
-from sixtysix.protocol.messages import Message, ProtocolError, decode_view, variant_of
+from sixtysix.plugins.manager import Registry, variant_from
+from sixtysix.protocol.messages import Message, ProtocolError, decode_view
 from sixtysix.table import texts
 from sixtysix.table.incoming import ServerProtocolError
 from sixtysix.table.wire import HARD_ERRORS, PAUSED_SAVE
@@ -144,7 +144,7 @@ class RemoteTable:
     def _on_match(self, m: Message) -> None:
         tr = self.tr
         try:
-            self.variant = variant_of(self.registry, m["variant"], m["options"])
+            self.variant = variant_from(self.registry, m["variant"], m["options"])
         except (SixtySixError, TypeError, ValueError) as exc:  # unknown variant, bad option
             raise ServerProtocolError(
                 f"the server plays {m['variant']!r}, which this client cannot show ({exc})"

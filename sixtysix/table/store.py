@@ -6,11 +6,13 @@ record of the match so far (its ``seed`` is the test table's; rated tables deal 
 seed, so after a restart their later deals are shuffled afresh). A write goes to a temporary
 file in the same folder, is flushed to the disk (``fsync``) and renamed over the table file,
 so a server killed at any moment leaves either the old file or the new one, never half of one.
-The ``forfeits`` of the table part say which seat's fault ended which deal, which the record
-format has no place for; its ``unrecorded`` (when present) lists the rated results the
-standings database could not take yet (a full disk), written there when the server can. A
-write that fails (a full disk) leaves the old file whole. A temporary file left by a server
-that was killed mid-write is removed when the next server starts on the folder.
+A deal that a player's fault ended carries its ``forfeit`` in the record itself (RECORDS.md);
+an old file's ``forfeits`` map in the table part (deal index to seat; it kept no kind of
+fault, so each is read as a ``crash``) is still read, never written. The table part's
+``unrecorded`` (when present) lists the rated results the standings database could not take
+yet (a full disk), written there when the server can. A write that fails (a full disk) leaves
+the old file whole. A temporary file left by a server that was killed mid-write is removed
+when the next server starts on the folder.
 """
 
 from __future__ import annotations
@@ -181,6 +183,7 @@ def table_from_file(data: dict[str, Any], registry: Registry, **kwargs: Any) -> 
         )
         names = [None if n is None else str(n) for n in meta["names"]]
         left = [bool(x) for x in meta["left"]]
+        # An old file's map beside the record, read, never written (see the module's doc).
         forfeits = {int(k): int(v) for k, v in (meta.get("forfeits") or {}).items()}
         ended = meta.get("finished_at")
         finished_wall = (

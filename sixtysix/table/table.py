@@ -41,9 +41,10 @@ from sixtysix.bots.external import match_over as tell_match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.cards import cards_of
 from sixtysix.core.errors import RecordError
-from sixtysix.core.faults import forfeit
+from sixtysix.core.faults import FaultKind
 from sixtysix.core.match import take_turn
-from sixtysix.core.records import DealRecord, RawRecord, Record
+from sixtysix.core.records import DealRecord, Forfeit, RawRecord, Record
+from sixtysix.core.replay import apply_forfeit
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -89,6 +90,8 @@ class Table:
         forfeits: dict[int, int] | None = None,
         finished_wall: float | None = None,
     ) -> None:
+        """``forfeits``: an old table file's map of deal index to the seat whose fault ended
+        it, read for such files alone (a deal's forfeit is kept in its record)."""
         if not config.created_at:
             config.created_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.config = config
@@ -113,7 +116,6 @@ class Table:
         self.names: list[str | None] = list(names) if names is not None else [None] * n
         self.left: list[bool] = list(left) if left is not None else [False] * n
         self.connected = [False] * n
-        self.forfeits: dict[int, int] = dict(forfeits or {})
         self.record = Record(self.variant.name, self.variant.options.diff(), config.seed)
         self.totals = [0] * n
         self.completed = 0
@@ -137,7 +139,7 @@ class Table:
             if gone and self.kinds[seat] == "human":
                 self._stand_in(seat)
         if record is not None:
-            self._restore(record)
+            self._restore(record, forfeits or {})
 
     # ------------------------------------------------------------------ facts
 
@@ -214,7 +216,6 @@ class Table:
                 "names": list(self.names),
                 "left": list(self.left),
                 "created_at": c.created_at,
-                "forfeits": {str(k): v for k, v in self.forfeits.items()},
                 "finished": self.finished,
                 "finished_at": self.finished_wall,
                 "programs": dict(c.programs),
@@ -407,7 +408,7 @@ class Table:
             return None
         action, fault = take_turn(state, question.seat, lambda _view: answer())
         if fault is not None:
-            self.forfeits[len(self.record.deals) - 1] = question.seat
+            self.record.deals[-1].forfeit = Forfeit(fault.seat, fault.kind)
         return self._after(question.seat, action)
 
     def close_programs(self) -> None:
@@ -567,8 +568,12 @@ class Table:
 
     _last_state: DealState | None = None
 
-    def _restore(self, raw: RawRecord) -> None:
-        """Play the record's actions again (each checked), the forfeits where they were."""
+    def _restore(self, raw: RawRecord, old_forfeits: dict[int, int]) -> None:
+        """Play the record's actions again (each checked), each deal's forfeit after them.
+
+        ``old_forfeits`` is the map an old table file kept beside its record; it said no kind
+        of fault, so such a forfeit is recorded as ``crash`` (the kind of any other failure).
+        """
         for i, deal in enumerate(raw.deals):
             setup = deal.setup
             try:
@@ -585,9 +590,12 @@ class Table:
                 if state.is_over or seat != state.to_act:
                     raise RecordError(f"deal {i + 1}: seat {seat} is not to act")
                 state.apply_legal(action)
-            if i in self.forfeits and not state.is_over:
-                forfeit(state, self.forfeits[i])
-            self.record.deals.append(DealRecord(setup, state.history))
+            fault = deal.forfeit
+            if fault is None and i in old_forfeits and not state.is_over:
+                fault = Forfeit(old_forfeits[i], FaultKind.CRASH)
+            if fault is not None:
+                apply_forfeit(state, fault, f"deal {i + 1}")
+            self.record.deals.append(DealRecord(setup, state.history, fault))
             self.dealer = state.dealer
             if state.outcome is None:
                 self.state = state

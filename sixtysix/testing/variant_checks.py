@@ -44,8 +44,7 @@ from sixtysix.testing.play import (
 
 def registry_for(cls: type[Variant]) -> Registry:
     """A registry holding only ``cls``, so records replay through the public path."""
-    names = (cls.name, *cls.aliases)
-    return Registry(variants={cls.name: cls}, aliases={n.lower(): cls.name for n in names})
+    return Registry.holding(cls)
 
 
 def describe(variant: Variant) -> str:

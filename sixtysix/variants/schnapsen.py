@@ -44,8 +44,9 @@ class Schnapsen(TwoHandVariant):
     def make_scoring(self, options: Options) -> TwoHandScoring:
         """Not options in Schnapsen: a failed close gives 2, or 3 if the opponent had no trick
         at the close; a deal nobody won with 66 goes to the last trick's winner."""
+        assert isinstance(options, SchnapsenOptions)
         return TwoHandScoring(
-            card_points_only=bool(getattr(options, "schneider_card_points_only", False)),
+            card_points_only=options.schneider_card_points_only,
             scale_at_close=True,
             failed_close_2or3=True,
             false_claim_three=True,
@@ -71,6 +72,7 @@ class Schnapsen(TwoHandVariant):
             close_needs_trick=o.close_needs_trick,
             manual_claim=o.claim == "manual",
             last_trick_bonus=0,
+            open_scores=o.open_scores,
         )
 
 

@@ -33,11 +33,13 @@ def called_trump_rules(
     sides: str,
     partner_call: bool = False,
     concession: bool = False,
+    open_scores: bool = False,
 ) -> Rules:
     """The engine knobs of a talonless called-trump game (three- and four-player 66).
 
     The forehand names trump after his first four cards; play is strict from the first trick;
-    there is no exchange, closing, manual claim or last-trick bonus.
+    there is no exchange, closing, manual claim or last-trick bonus (so ``open_scores``
+    changes nothing shown, but the rules still state the option).
     """
     return Rules(
         seats=seats,
@@ -52,4 +54,5 @@ def called_trump_rules(
         marriages=marriages,
         must_overtrump=must_overtrump,
         concession=concession,
+        open_scores=open_scores,
     )

@@ -12,7 +12,7 @@ from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.variant import Variant
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
-from sixtysix.variants.two_hand import TwoHandVariant
+from sixtysix.variants.two_hand import TwoHandScoring, TwoHandVariant
 
 #: Deals in a match of ``match=four_deals`` ([001]: "4 oyun oynanır").
 FOUR_DEALS = 4
@@ -93,6 +93,16 @@ class SixtySix(TwoHandVariant):
             close_needs_trick=o.close_needs_trick,
             manual_claim=o.claim == "manual",
             last_trick_bonus=o.last_trick_bonus,
+            open_scores=o.open_scores,
+        )
+
+    def make_scoring(self, options: Options) -> TwoHandScoring:
+        """The family's scale, and 66's ``failed_close`` and ``tie`` options."""
+        assert isinstance(options, SixtySixOptions)
+        return TwoHandScoring(
+            card_points_only=options.schneider_card_points_only,
+            failed_close_2or3=options.failed_close == "2or3",
+            tie_draw=options.tie == "draw",
         )
 
     def make_match_format(self, options: Options) -> MatchFormat:

@@ -74,6 +74,7 @@ class SixtySix3(Variant):
             trump_below=True,  # always offered with three players
             sides=Sides.DECLARER,
             concession=True,
+            open_scores=o.open_scores,
         )
 
     def settle(self, state: DealState, end: DealEnd) -> Outcome:

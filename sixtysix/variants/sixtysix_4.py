@@ -79,6 +79,7 @@ class SixtySix4(Variant):
             trump_below=o.trump_from_below,
             sides=Sides.CALLED_PARTNER,
             partner_call=True,
+            open_scores=o.open_scores,
         )
 
     def settle(self, state: DealState, end: DealEnd) -> Outcome:

@@ -20,6 +20,7 @@ from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_s
 from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.variants.common import FamilyOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +49,12 @@ class TwoHandVariant(Variant):
         self.scoring: TwoHandScoring = self.make_scoring(self.options)
 
     def make_scoring(self, options: Options) -> TwoHandScoring:
-        """The scoring switches of ``options``: those of the family's options where they
-        exist (``schneider_card_points_only``, ``failed_close``, ``tie``), else the defaults."""
-        return TwoHandScoring(
-            card_points_only=bool(getattr(options, "schneider_card_points_only", False)),
-            failed_close_2or3=getattr(options, "failed_close", "2or3") == "2or3",
-            tie_draw=getattr(options, "tie", "last_trick_wins") == "draw",
-        )
+        """The scoring switches of ``options``: :class:`TwoHandScoring`'s defaults, with the
+        family's ``schneider_card_points_only`` for the family's options. A variant whose
+        options set more of them (66's ``failed_close`` and ``tie``) states them here."""
+        if isinstance(options, FamilyOptions):
+            return TwoHandScoring(card_points_only=options.schneider_card_points_only)
+        return TwoHandScoring()
 
     def _scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
         if self.scoring.card_points_only:
@@ -207,6 +207,7 @@ FAST_RULES: Mapping[str, Allowed] = {
     "concession": _one_of(False),
     "concede_points": _anything,  # read only with concession
     "winning_points": _INT32,  # only compared
+    "open_scores": _FLAG,  # what people are shown, not how the game is played
 }
 
 #: The compiled search's narrower sets: its transposition key packs each seat's last-trick

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.records import load_record_file
 from sixtysix.core.replay import replay
+from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import load_saved_game, session_path
 from sixtysix.play.explain import why_illegal
-from sixtysix.play.session import Ending
+from sixtysix.play.session import Ending, Session
 from tests.play.conftest import REGISTRY, make_session, make_variant
 from tests.play.scripted import AutoInput, RecordingScreen, ScriptedInput
 
@@ -256,3 +259,59 @@ def test_resumed_seeded_match_deals_what_the_seed_says(tmp_path: Path) -> None:
     for number, played in enumerate(deals):
         assert played.state.setup == variant.deal(Seed(21), ("deal", number), dealer)
         dealer = variant.next_dealer(dealer)
+
+
+class _UntilDeal:
+    """Types the first legal action until deal ``stop`` is dealt, then ends the input."""
+
+    def __init__(self, record: Callable[[], int], stop: int) -> None:
+        self.deals = record
+        self.stop = stop
+
+    def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str:
+        if self.deals() >= self.stop:
+            raise EOFError
+        return ACTION_NAMES[view.legal_actions[0]]
+
+
+def test_a_bots_fault_is_saved_in_the_record_and_resumed_as_a_forfeit(tmp_path: Path) -> None:
+    """The saved record ends the faulted deal with its forfeit, so a resumed game goes on with
+    the next deal, its totals counting the forfeit, and the summary tells it."""
+    variant = make_variant("sixtysix", target=7)
+    save = tmp_path / "g.json"
+    screen = RecordingScreen()
+    holder: list[Session] = []
+    source = _UntilDeal(lambda: len(holder[0].record.deals), 2)
+    session = make_session(variant, source, screen, save=save, seed=3)
+    holder.append(session)
+    bot = session.setup.bots[1]
+    assert bot is not None
+    inner = bot.choose
+    asked: list[int] = []
+
+    def faults_first(view: View) -> int:
+        asked.append(1)
+        return 999 if len(asked) == 1 else inner(view)
+
+    bot.choose = faults_first  # type: ignore[method-assign,assignment]
+    assert session.run().ending is Ending.SAVED
+    assert "seat 1 faulted (illegal: " in screen.text
+    data = json.loads(save.read_text())
+    assert data["deals"][0]["forfeit"] == {"seat": 1, "reason": "illegal"}
+    assert "forfeit" not in data["deals"][1]
+    resumed = load_saved_game(save, REGISTRY)
+    first = resumed.replay.deals[0].result
+    assert first is not None and first.reason == "forfeit" and first.game_points == (3, 0)
+    shown = RecordingScreen()
+    again = make_session(
+        variant, AutoInput(seed=2, mistakes=False), shown, save=save, seed=3, resume=resumed.replay
+    )
+    assert again.totals == [3, 0] and again.completed == 1
+    result = again.run()
+    assert result.ending is Ending.FINISHED
+    # The match summary replays deal 1 from the record: forfeited, 3 to seat 0.
+    summary = shown.text[shown.text.index("The match, deal by deal") :]
+    first_row = next(ln for ln in summary.splitlines() if ln.strip().startswith("1 "))
+    assert "+3 =3" in first_row and "forfeit" in first_row
+    assert json.loads(save.read_text())["deals"][0]["forfeit"] == data["deals"][0]["forfeit"]
+    assert replay(load_record_file(save), REGISTRY).totals == result.totals

@@ -121,6 +121,24 @@ def test_simulate_counts_the_faults_and_scores_the_forfeits(
     assert data["game_points"][1] >= FORFEIT_POINTS * faults[0]["illegal"]
 
 
+def test_replay_from_a_forfeited_game_shows_it_forfeited(tmp_path: Path) -> None:
+    """``replay --from`` regenerates a game a fault ended into a record that ends it so: the
+    forfeit after the last action, the result the row has."""
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "66", "--bots", "crasher:every=6,first", "--games", "12", "--seed", "4"]
+    run(*args, "--out", str(out))
+    row = next(r for r in read_rows(out) if r.get("faults"))
+    assert row["faults"] == [{"seat": 0, "kind": "crash"}]
+    where = ["replay", "--from", str(out), "--game", str(row["index"])]
+    result = CliRunner().invoke(cli, [*where, "--json"])
+    assert result.exit_code == 0, result.output
+    deal = json.loads(result.stdout)["deals"][0]
+    assert deal["result"] == {k: row[k] for k in ("reason", "game_points", "points", "tricks")}
+    assert deal["result"]["reason"] == "forfeit"
+    text = CliRunner().invoke(cli, where, env={"SIXTYSIX_LANG": "en"}).stdout
+    assert "  a fault forfeits the deal: seat 0 (crash)\n  result: forfeit;" in text
+
+
 def test_simulate_results_do_not_depend_on_workers_with_faults() -> None:
     args = ["simulate", "66", "--bots", "crasher:every=6,sloppy:every=9", "--games", "80"]
     one = run(*args, "--seed", "2", "--workers", "1")

@@ -4,10 +4,15 @@ fault forfeits only the deal, and a bot thinking for long never holds up another
 from __future__ import annotations
 
 import asyncio
+import json
 import shlex
 import threading
 from pathlib import Path
 
+import pytest
+
+from sixtysix.core.faults import FaultKind
+from sixtysix.core.records import Forfeit
 from sixtysix.core.view import View
 from sixtysix.table.connection import is_local
 from tests.protocol.scripts import FIRST_LEGAL, misbehaving, write_player
@@ -29,7 +34,8 @@ def test_an_exec_player_plays_a_seat_of_its_own_table(tmp_path: Path) -> None:
             overs = await asyncio.gather(*(play_out(c) for c in conns))
             for table, over in zip(tables, overs, strict=True):
                 live = server.tables[table]
-                assert live.finished and not live.forfeits and max(over["totals"]) >= 2
+                assert live.finished and max(over["totals"]) >= 2
+                assert all(d.forfeit is None for d in live.record.deals)
             # Each table had a program of its own.
             pids = [p.pids for t in tables for p in server.tables[t].programs]
             assert len(pids) == 2 and not set(pids[0]) & set(pids[1])
@@ -50,7 +56,65 @@ def test_a_faulting_program_forfeits_the_deal(tmp_path: Path) -> None:
             conn, _ = await join(url, table, "ayse")
             result = await play_out(conn, until="result")
             assert result["result"]["reason"] == "forfeit"
-            assert server.tables[table].forfeits == {0: 1}
+            assert server.tables[table].record.deals[0].forfeit == Forfeit(1, FaultKind.ILLEGAL)
+            # Written into the record itself (before anyone was told), no map beside it.
+            saved = json.loads((tmp_path / "data" / "tables" / f"{table}.json").read_text())
+            assert saved["record"]["deals"][0]["forfeit"] == {"seat": 1, "reason": "illegal"}
+            assert "forfeits" not in saved["table"]
+
+    asyncio.run(main())
+
+
+def faults_once(marker: Path) -> str:
+    """A program whose first process answers its first decision with a card that does not
+    exist; every later process plays (``marker`` counts the processes)."""
+    return misbehaving(
+        f"""
+        if count({str(marker)!r}) == 0:
+            send({{"type": "action", "action": "play XX"}})
+        else:
+            first_legal(msg)
+        """
+    )
+
+
+@pytest.mark.parametrize("style", ["record", "old map"])
+def test_a_restarted_server_resumes_a_table_after_a_forfeited_deal(
+    tmp_path: Path, style: str
+) -> None:
+    """The forfeit read back from the record (or from an old file's ``forfeits`` map, whose
+    kind is unknown: ``crash``) ends deal 1 as it ended; deal 2 goes on where it was."""
+    spec = "exec:" + shlex.join(write_player(tmp_path, faults_once(tmp_path / "starts")))
+    data = tmp_path / "data"
+
+    async def main() -> None:
+        async with running(data) as (url, server):
+            table = await create(
+                url, "66", ["human", spec], seed=3, options={"target": 4}, operator=OPERATOR
+            )
+            conn, welcome = await join(url, table, "ayse")
+            await play_out(conn, until="result")
+            await conn.expect("deal")
+            await play_out(conn, until="decide")  # deal 2 waits for the person
+        path = data / "tables" / f"{table}.json"
+        saved = json.loads(path.read_text())
+        assert saved["record"]["deals"][0]["forfeit"] == {"seat": 1, "reason": "illegal"}
+        kind = "illegal"
+        if style == "old map":
+            del saved["record"]["deals"][0]["forfeit"]
+            saved["table"]["forfeits"] = {"0": 1}
+            path.write_text(json.dumps(saved))
+            kind = "crash"
+        async with running(data) as (url, server):
+            live = server.tables[table]
+            assert live.totals == [3, 0] and live.completed == 1 and not live.finished
+            assert live.record.deals[0].forfeit == Forfeit(1, FaultKind(kind))
+            again, _ = await join(url, table, "ayse", welcome["token"])
+            over = await play_out(again)
+            assert max(over["totals"]) >= 4
+        written = json.loads(path.read_text())
+        assert written["record"]["deals"][0]["forfeit"] == {"seat": 1, "reason": kind}
+        assert "forfeits" not in written["table"]
 
     asyncio.run(main())
 

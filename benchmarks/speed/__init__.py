@@ -1,0 +1,1 @@
+"""Speed benchmarks: ``python -m benchmarks.speed.NAME`` from the repository root."""

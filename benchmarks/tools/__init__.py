@@ -1,0 +1,1 @@
+"""Tuning tools: ``python -m benchmarks.tools.NAME`` from the repository root."""
