@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.bots.seating import bot_seats
 from sixtysix.core.faults import FaultKind
 from sixtysix.core.match import Seats, play_deal, take_turn

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 from benchmarks.speed.throughput import pin_to_one_cpu
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.envs.gym_env import gym_env
 from sixtysix.envs.pettingzoo_env import pettingzoo_env

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.sim.backends import Backend, LocalBackend, RayBackend, StopFlag, available_cpus
 from sixtysix.sim.jobs import SimJob, run_simulation

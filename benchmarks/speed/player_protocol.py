@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 
 from sixtysix.bots.external import exec_bot_class, players_closed
-from sixtysix.bots.heuristic import HeuristicBot
+from sixtysix.bots.players.heuristic import HeuristicBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import build_registry

@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import build_registry

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.sim import simulate as sim
 from sixtysix.variants.schnapsen import Schnapsen

@@ -6,7 +6,7 @@ project's own searches, handed the true state (hands, talon order, hidden partne
 sampler's guesses. Two players (66, Schnapsen): the compiled alpha-beta of
 :mod:`sixtysix.bots.compiled` on the true deal, iterative deepening to the end of the deal
 within :data:`NODES` nodes, ties in solved positions broken as the expert breaks them
-(``TIE_MIX``). Three and four players: the generic alpha-beta (:mod:`sixtysix.bots.solver`)
+(``TIE_MIX``). Three and four players: the generic alpha-beta (:mod:`sixtysix.bots.search.solver`)
 solves the true deal exactly once it is small (:data:`SOLVABLE_TRICKS` tricks left in hand);
 before that (the trump call, the partner call or solo, the concession, long card play) each
 action is played out to the end of the true deal by the rule player in every seat, each seat
@@ -32,17 +32,17 @@ from typing import ClassVar
 from benchmarks.strength._split import PARTS, in_part
 from benchmarks.strength._watched import watched_state
 from sixtysix.bots.base import Bot, int_param
-from sixtysix.bots.expert import (
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.players.expert import (
     TIE_MIX,
     compiled_estimate,
     compiled_search_for,
     rollout_policy,
 )
-from sixtysix.bots.heuristic import decide
-from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
-from sixtysix.bots.rollouts import rollout_estimate
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT, fast_copy
+from sixtysix.bots.players.heuristic import decide
+from sixtysix.bots.search.estimate import Budget, SearchEstimate, estimate
+from sixtysix.bots.search.rollouts import rollout_estimate
+from sixtysix.bots.search.solver import EXACT, fast_copy
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream

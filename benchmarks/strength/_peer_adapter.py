@@ -54,7 +54,7 @@ from schnapsen.game import (
 
 from benchmarks.strength import _told
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import beats
+from sixtysix.bots.players.heuristic import beats
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY, Action
 from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN, mask_of
 from sixtysix.core.state import Phase

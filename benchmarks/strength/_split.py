@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.heuristic import decide
-from sixtysix.bots.table_play import is_call
+from sixtysix.bots.players.expert import ExpertBot
+from sixtysix.bots.players.heuristic import decide
+from sixtysix.bots.players.table_play import is_call
 from sixtysix.core.actions import Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed

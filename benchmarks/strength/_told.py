@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import ClassVar
 
-import sixtysix.bots.expert as expert
+import sixtysix.bots.players.expert as expert
 from benchmarks.strength._watched import watched_state
 from sixtysix.bots.base import Bot
+from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.levels import resolve_player
-from sixtysix.bots.sampling import Sampler
 from sixtysix.core.actions import Action
 from sixtysix.core.cards import iter_mask, mask_of
 from sixtysix.core.rng import Seed, Stream

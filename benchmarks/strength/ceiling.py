@@ -41,8 +41,8 @@ from benchmarks.strength._share import (
 )
 from benchmarks.strength._split import ExpertAt
 from benchmarks.strength._watched import Watched
-from sixtysix.bots.expert import ExpertBot
 from sixtysix.bots.levels import resolve_player
+from sixtysix.bots.players.expert import ExpertBot
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant

@@ -29,8 +29,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from benchmarks.strength._duels import play_all, summary_line
 from sixtysix.bots.base import Bot, float_param, int_param
+from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.levels import resolve_player
-from sixtysix.bots.sampling import Sampler
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed

@@ -2,7 +2,7 @@
 
 In the two-player games the expert keeps the rule player's move (the ``heuristic``, with the
 weights fitted for the game where there are some) unless its values rate another at least
-``margin`` game points higher (``sixtysix/bots/expert.py``). This script measures what that
+``margin`` game points higher (``sixtysix/bots/players/expert.py``). This script measures what that
 threshold should be. It plays the expert against an opponent on the same deals and seatings as
 ``sixtysix duel``; wherever the expert's values are estimates (a search that did not reach the
 end of every imagined deal, blended with play-outs while the talon is open unless ``--open``
@@ -33,14 +33,14 @@ import math
 import time
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import (
+from sixtysix.bots.players.expert import (
     FACE_UP_METHODS,
     OPEN_BLEND,
     OPEN_METHODS,
     ExpertBot,
     advisor_weights,
 )
-from sixtysix.bots.heuristic import Reading, decide
+from sixtysix.bots.players.heuristic import Reading, decide
 from sixtysix.core.actions import ACTIONS
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed

@@ -18,11 +18,11 @@ import sixtysix.sim.duel as duel
 from benchmarks.strength import _all_seeing, _share, _watched, ceiling, ladder
 from benchmarks.strength._split import ExpertAt
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.heuristic import HeuristicBot, decide
 from sixtysix.bots.levels import resolve_player
-from sixtysix.bots.solver import EXACT, Solver, fast_copy
-from sixtysix.bots.table_play import is_call
+from sixtysix.bots.players.expert import ExpertBot
+from sixtysix.bots.players.heuristic import HeuristicBot, decide
+from sixtysix.bots.players.table_play import is_call
+from sixtysix.bots.search.solver import EXACT, Solver, fast_copy
 from sixtysix.cli import cli
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.cards import iter_mask

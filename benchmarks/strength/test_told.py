@@ -12,13 +12,13 @@ from collections.abc import Iterator
 
 import pytest
 
-import sixtysix.bots.expert as expert
+import sixtysix.bots.players.expert as expert
 import sixtysix.core.view as view_module
 from benchmarks.strength import _told, _watched, told_hand
 from benchmarks.strength._watched import Watched
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.random_bot import RandomBot
-from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant

@@ -1,8 +1,8 @@
-"""Fit the search's leaf evaluation (``sixtysix.bots.search_evaluation.WEIGHTS``) by least
+"""Fit the search's leaf evaluation (``sixtysix.bots.search.search_evaluation.WEIGHTS``) by least
 squares.
 
 The search players stop looking ahead where a deal is too large to solve and value the
-position with a linear function of :func:`sixtysix.bots.search_evaluation.features`. This
+position with a linear function of :func:`sixtysix.bots.search.search_evaluation.features`. This
 script plays ``--deals`` deals of the ``heuristic`` bot against itself (with a little noise,
 for variety), takes every position at the start of a trick, from every seat's side, and fits
 the weights that best predict the deal's final value (game points of the seat's side minus the
@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from sixtysix.bots.solver import deal_value, features, hand_made_evaluation
+from sixtysix.bots.search.solver import deal_value, features, hand_made_evaluation
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
 from sixtysix.plugins.manager import build_registry

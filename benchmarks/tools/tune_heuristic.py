@@ -1,8 +1,8 @@
 """Fit the rule player's weights by play: coordinate search against the current best.
 
 The ``heuristic`` bot's card play and close rest on a dozen hand-set numbers
-(:class:`sixtysix.bots.heuristic.Weights`). This script looks for a better set for one game by
-plain coordinate search: for each weight in turn it tries it scaled down and up, plays the
+(:class:`sixtysix.bots.players.heuristic.Weights`). This script looks for a better set for one
+game by plain coordinate search: for each weight in turn it tries it scaled down and up, plays the
 candidate against the best set so far on the same seat-swapped deals (``sixtysix duel``'s
 pairing), and keeps a change only when the candidate's game points per deal beat the best's by
 more than ``--z`` standard errors. A pass that keeps nothing halves the steps. Each weight of
@@ -27,7 +27,7 @@ import math
 import time
 
 from sixtysix.bots.base import parse_bot_spec
-from sixtysix.bots.heuristic import HeuristicBot, Weights
+from sixtysix.bots.players.heuristic import HeuristicBot, Weights
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import build_registry
 from sixtysix.sim.duel import Contestant, duel

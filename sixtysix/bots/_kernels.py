@@ -3,7 +3,8 @@ the leaf evaluation, move ordering, alpha-beta search, the root, and random play
 
 Kept apart so that importing the expert, listing the bots or running a simulation does not
 pay for importing numba (about 0.3 s); see :mod:`sixtysix.bots.compiled` for what these
-functions compute and why they exist. The rules they walk are :mod:`sixtysix.bots._rule_kernels`.
+functions compute and why they exist. The rules they walk are :mod:`sixtysix.bots._rule_kernels`;
+the position's fields are those of :mod:`sixtysix.bots._layout`.
 """
 
 from __future__ import annotations
@@ -12,15 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from sixtysix.bots._rule_kernels import (
-    _POINTS,
-    _apply,
-    _legal,
-    _settle,
-    _strict,
-    jit,
-)
-from sixtysix.bots.compiled import (
+from sixtysix.bots._layout import (
     BO0,
     BO1,
     CLC0,
@@ -51,6 +44,14 @@ from sixtysix.bots.compiled import (
     TR1,
     TRUMP,
     TURNUP,
+)
+from sixtysix.bots._rule_kernels import (
+    _POINTS,
+    _apply,
+    _legal,
+    _settle,
+    _strict,
+    jit,
 )
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.cards import NUM_CARDS, POINTS

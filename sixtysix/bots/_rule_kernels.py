@@ -1,8 +1,9 @@
 """The rules of a two-hand deal, compiled (numba): legal actions, applying one, the end score.
 
 Why a module of its own: these kernels restate the engine's rules on a packed state
-(:func:`sixtysix.bots.compiled.pack`), apart from the search that walks them
-(:mod:`sixtysix.bots._kernels`, which imports them; imported on first use, like it).
+(:func:`sixtysix.bots.compiled.pack`, laid out as :mod:`sixtysix.bots._layout` says), apart
+from the search that walks them (:mod:`sixtysix.bots._kernels`, which imports them; imported on
+first use, like it).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from sixtysix.bots.compiled import (
+from sixtysix.bots._layout import (
     BO0,
     CARDS_OUT,
     CLC0,

@@ -1,6 +1,6 @@
 """Hints and post-game analysis: every legal action with its expected game points.
 
-:func:`analyse` asks the expert (:func:`sixtysix.bots.expert.expert_estimate`) for the value
+:func:`analyse` asks the expert (:func:`sixtysix.bots.players.expert.expert_estimate`) for the value
 of *every* legal action of a seat, not only the best: what a hint shows a person, and what a
 post-game review compares the action taken with. It works from the seat's view alone, so a
 hint never gives away a hidden card.
@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from sixtysix.bots.expert import expert_estimate
-from sixtysix.bots.pimc import Budget, Clock
+from sixtysix.bots.players.expert import expert_estimate
+from sixtysix.bots.search.estimate import Budget, Clock
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed

@@ -1,6 +1,6 @@
 """A compiled perfect-information search for the two-player talon games (66, Schnapsen).
 
-The generic :class:`~sixtysix.bots.solver.Solver` plays any variant through the engine and
+The generic :class:`~sixtysix.bots.search.solver.Solver` plays any variant through the engine and
 manages about 200,000 nodes a second: enough to solve a strict endgame, but only a trick or
 two of look-ahead per imagined deal while the talon is open, which is where 66 is won or lost
 (when to close, which marriage to keep, when to spend a trump). This module searches the same
@@ -17,9 +17,16 @@ variant's :class:`~sixtysix.variants.two_hand.TwoHandScoring`: never a variant's
 variant that overrides the two-hand scoring is not supported.
 
 Layout. A position is one ``int64`` array (copying it is the search's whole "undo"); the
-knobs are another. The search is alpha-beta with a transposition table, move ordering and a
-horizon counted in tricks of the open phase: once the talon is closed or exhausted the search
-always runs to the end of the deal, so everything after a close is exact.
+knobs are another (both laid out in :mod:`sixtysix.bots._layout`). The search is alpha-beta
+with a transposition table, move ordering and a horizon counted in tricks of the open phase:
+once the talon is closed or exhausted the search always runs to the end of the deal, so
+everything after a close is exact.
+
+Modules. This one packs positions and knobs and drives the search; the kernels are the rules
+(:mod:`sixtysix.bots._rule_kernels`) and the search (:mod:`sixtysix.bots._kernels`, which
+walks those rules). All three read the layout from :mod:`sixtysix.bots._layout`, and neither
+kernel module imports this one: this one imports the search kernels, on first use only
+(:func:`_kernels`), since they import numba.
 """
 
 from __future__ import annotations
@@ -30,8 +37,57 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sixtysix.core.cards import NUM_CARDS
-from sixtysix.core.outcome import EndCode
+from sixtysix.bots._layout import (
+    BO0,
+    BO1,
+    CLC0,
+    CLC1,
+    CLOSED,
+    CLP0,
+    CLP1,
+    CLT0,
+    CLT1,
+    CP0,
+    CP1,
+    EXACT,
+    GEN,
+    H0,
+    H1,
+    K_BONUS,
+    K_CARD_ONLY,
+    K_CLOSE_AT_CLOSE,
+    K_CLOSE_TRICK,
+    K_CLOSING,
+    K_EXCHANGE,
+    K_EXCHANGE_MIN,
+    K_EXCHANGE_RANK,
+    K_EXCHANGE_TRICK,
+    K_FAILED_2OR3,
+    K_FALSE_THREE,
+    K_GOAL,
+    K_MANUAL,
+    K_MARRIAGES,
+    K_MARRY_AFTER_CLOSE,
+    K_PLAYED_OUT_LAST,
+    K_STRICT,
+    K_TIE_DRAW,
+    KNOBS,
+    LASTW,
+    LEAD,
+    LMARRY,
+    MP0,
+    MP1,
+    SIZE,
+    TALON,
+    TLEN,
+    TOACT,
+    TPOS,
+    TR0,
+    TR1,
+    TRUMP,
+    TURNUP,
+)
+from sixtysix.bots.search.search_evaluation import weights_for
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
@@ -42,49 +98,6 @@ from sixtysix.variants.two_hand import (
     plain_two_hand,
 )
 
-# --------------------------------------------------------------------------- layout
-
-# Position fields.
-H0, H1, TPOS, TLEN, TURNUP, TRUMP, TOACT, LEAD, LMARRY = range(9)
-CP0, CP1, TR0, TR1, MP0, MP1, BO0, BO1 = range(9, 17)
-CLOSED, CLP0, CLP1, CLT0, CLT1, CLC0, CLC1, LASTW, GEN = range(17, 26)
-TALON = 26  # the talon's cards, top first, from here on (room for any 24-card deck)
-SIZE = TALON + NUM_CARDS
-
-# Knobs.
-(
-    K_MARRIAGES,
-    K_MARRY_AFTER_CLOSE,
-    K_EXCHANGE,
-    K_EXCHANGE_RANK,
-    K_EXCHANGE_MIN,
-    K_EXCHANGE_TRICK,
-    K_CLOSING,
-    K_CLOSE_TRICK,
-    K_MANUAL,
-    K_BONUS,
-    K_STRICT,
-    K_GOAL,
-    K_CARD_ONLY,
-    K_CLOSE_AT_CLOSE,
-    K_FAILED_2OR3,
-    K_FALSE_THREE,
-    K_PLAYED_OUT_LAST,
-    K_TIE_DRAW,
-) = range(18)
-KNOBS = 18
-
-# End codes returned by apply: RUNNING, or kind * 2 + seat, with the kinds of EndCode (as
-# plain ints, which numba folds into the kernels as constants).
-RUNNING = int(EndCode.RUNNING)
-REACHED, FALSE_CLAIM, CARDS_OUT = (
-    int(EndCode.REACHED),
-    int(EndCode.FALSE_CLAIM),
-    int(EndCode.CARDS_OUT),
-)
-
-#: A horizon that never ends a search early.
-EXACT = 1000
 #: Transposition table entries (a power of two).
 TABLE_BITS = 17
 
@@ -125,9 +138,13 @@ os.register_at_fork(before=_wait_for_warm_up)
 
 def _kernels() -> Any:
     """The compiled kernels (importing numba, and compiling or loading them from the cache),
-    once a background preparation (:func:`warm_up`) has finished with them."""
+    once a background preparation (:func:`warm_up`) has finished with them.
+
+    Imported here rather than at the top so that importing this module does not import numba
+    (about 0.3 s); the kernels do not import this module.
+    """
     _wait_for_warm_up()
-    from sixtysix.bots import _kernels
+    from sixtysix.bots import _kernels  # the fast extra (numba), and start-up
 
     return _kernels
 
@@ -181,7 +198,7 @@ def supports(variant: Variant) -> bool:
 
 def knobs(variant: TwoHandVariant) -> Any:
     """The knob array of a supported variant."""
-    import numpy as np
+    import numpy as np  # the fast extra
 
     r = variant.rules
     k = np.zeros(KNOBS, dtype=np.int64)
@@ -209,7 +226,7 @@ def knobs(variant: TwoHandVariant) -> Any:
 
 def pack(state: DealState) -> Any:
     """The position array of a two-player deal in play."""
-    import numpy as np
+    import numpy as np  # the fast extra
 
     if state.phase != Phase.PLAY:
         raise ValueError("only a deal in play can be packed")
@@ -239,9 +256,7 @@ def pack(state: DealState) -> Any:
 
 def weights(variant: Variant) -> Any:
     """The evaluation weights at the horizon (those of the generic search's evaluation)."""
-    import numpy as np
-
-    from sixtysix.bots.solver import weights_for
+    import numpy as np  # the fast extra
 
     found = weights_for(variant.rules)
     assert found is not None  # every two-seat game has weights (those of 66 at worst)
@@ -272,7 +287,7 @@ class CompiledSearch:
     def __init__(self, variant: Variant, table_bits: int = TABLE_BITS) -> None:
         if not available():
             raise RuntimeError("the compiled search needs numba (pip install 'sixtysix[fast]')")
-        import numpy as np
+        import numpy as np  # the fast extra
 
         self._k = _kernels()
         if not supports(variant):
@@ -337,7 +352,7 @@ def play_random(
     """Play ``state`` out in the compiled rules choosing ``legal[word % count]`` (for tests
     that hold the compiled rules to the engine's): per move the number of legal actions and
     the action chosen, and each seat's final value (its game points minus the other's)."""
-    import numpy as np
+    import numpy as np  # the fast extra
 
     assert isinstance(variant, TwoHandVariant)
     kernels = _kernels()

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.external import ExecBot, deal_over
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.match import Pick, Seats
 from sixtysix.core.state import DealState
 

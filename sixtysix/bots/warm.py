@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from sixtysix.bots import compiled
 from sixtysix.bots.base import Bot
-from sixtysix.bots.expert import ExpertBot
+from sixtysix.bots.players.expert import ExpertBot
 from sixtysix.core.variant import Variant
 from sixtysix.i18n import translator
 from sixtysix.variants.sixtysix import SixtySix

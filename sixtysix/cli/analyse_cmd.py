@@ -7,17 +7,14 @@ import sys
 
 import click
 
-from sixtysix.cli.common import (
-    EXIT_BAD_INPUT,
-    SEED,
-    InputError,
-    bounded,
-    registry,
-    single_line,
-)
+from sixtysix.cli.common import SEED, bounded, registry
+from sixtysix.cli.errors import EXIT_BAD_INPUT, InputError, single_line
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.core.actions import parse_action
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.records import MAX_SEATS
+from sixtysix.core.records import MAX_SEATS, load_record_file, load_record_stream
+from sixtysix.core.rng import Seed
+from sixtysix.i18n import translator
 
 #: A move within this of the best (expected game points) is as good as the best.
 TIE = 0.005
@@ -52,11 +49,8 @@ def analyse(
       sixtysix analyse game.json --seat 0
       sixtysix analyse game.json --seat 1 --deal 2 --json
     """
-    from sixtysix.core.records import load_record_file, load_record_stream
-    from sixtysix.core.replay import replay
-    from sixtysix.core.rng import Seed
-    from sixtysix.i18n import translator
-    from sixtysix.play.review import load_analyser, review
+    from sixtysix.core.replay import replay  # start-up
+    from sixtysix.play.review import load_analyser, review  # start-up
 
     tr = translator(lang)
     try:
@@ -105,11 +99,10 @@ def analyse(
             )
         )
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
-    from sixtysix.core.actions import parse_action
-    from sixtysix.play.terms import action_text
+    from sixtysix.play.terms import action_text  # start-up
 
     table = Table(
         title=tr._("Seat {seat} against the expert ({variant})").format(

@@ -1,24 +1,23 @@
-"""Shared pieces of the CLI: one-line errors with exit status 2, and the plugin registry."""
+"""Shared pieces of the CLI: the project's errors as one line with exit status 2, integer
+options, and the plugin registry (the exit statuses themselves: :mod:`sixtysix.cli.errors`)."""
 
 from __future__ import annotations
 
 import functools
 import re
-import sys
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import click
 
+from sixtysix.cli.errors import InputError
+from sixtysix.cli.localized import current_translator
 from sixtysix.core.errors import SixtySixError, shown
 from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.plugins.manager import Registry, get_registry
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 
 #: The most games, matches or deals one command plays: a limit no real run comes near, that
 #: keeps a typing slip from starting a run of years.
@@ -67,8 +66,6 @@ class Integer(click.IntRange):
 
 def _said(message: str) -> str:
     """``message`` in the running command's language (``--lang``, else the locale)."""
-    from sixtysix.cli.localized import current_translator
-
     return current_translator()._(message)
 
 
@@ -79,26 +76,6 @@ SEED = Integer(digits=MAX_SEED_DIGITS)
 def bounded(minimum: int = 1, maximum: int = MAX_RUN) -> Integer:
     """A number of games, deals, matches, workers...: ``minimum`` to ``maximum``."""
     return Integer(minimum, maximum)
-
-
-#: What ``str.splitlines`` breaks a line at, written as escapes instead.
-_LINE_BREAKS = {
-    ord(c): c.encode("unicode_escape").decode() for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
-}
-
-
-def single_line(message: str) -> str:
-    """``message`` on one line: a line break in it (a file name can hold one) is escaped."""
-    return message.translate(_LINE_BREAKS)
-
-
-class InputError(click.ClickException):
-    """Bad input: printed as one ``Error:`` line, exit status 2."""
-
-    exit_code = EXIT_BAD_INPUT
-
-    def format_message(self) -> str:
-        return single_line(super().format_message())
 
 
 def reports_errors(func: Callable[P, R]) -> Callable[P, R]:
@@ -118,8 +95,6 @@ def registry() -> Registry:
     """The plugin registry; each broken plugin is reported on stderr once, the rest works."""
     reg = get_registry()
     if reg.problems and not getattr(reg, "_reported", False):
-        from sixtysix.cli.localized import current_translator
-
         tr = current_translator()
         for problem in reg.problems:
             click.echo(tr._("Warning: {problem}").format(problem=problem.text(tr)), err=True)
@@ -145,7 +120,3 @@ def option_assignments() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return func
 
     return decorate
-
-
-def stderr_is_terminal() -> bool:
-    return sys.stderr.isatty()

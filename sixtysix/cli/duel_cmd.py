@@ -3,24 +3,27 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 
 import click
+from click.core import ParameterSource
 
 from sixtysix.cli.common import (
-    EXIT_INTERRUPTED,
     MAX_WORKERS,
     SEED,
-    InputError,
     bounded,
     option_assignments,
     registry,
     reports_errors,
 )
+from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
-from sixtysix.i18n import Translator
+from sixtysix.core.options import parse_assignments
+from sixtysix.core.rng import Seed
+from sixtysix.i18n import Translator, translator
 from sixtysix.plugins.manager import variant_from
 
 
@@ -112,20 +115,15 @@ def duel(
 
     Ctrl-C stops early and reports every deal finished so far (exit status 130).
     """
-    from click.core import ParameterSource
-
-    from sixtysix.bots.external import (
+    from sixtysix.bots.external import (  # start-up
         check_exec,
         exec_bot_class,
         is_exec_spec,
         players_closed,
     )
-    from sixtysix.bots.levels import resolve_player
-    from sixtysix.core.options import parse_assignments
-    from sixtysix.core.rng import Seed
-    from sixtysix.i18n import translator
-    from sixtysix.sim import match_duel
-    from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize
+    from sixtysix.bots.levels import resolve_player  # start-up
+    from sixtysix.sim import match_duel  # start-up
+    from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize  # start-up
 
     tr = translator(lang)
     given = click.get_current_context().get_parameter_source("deals")
@@ -148,8 +146,8 @@ def duel(
     results: list[DealResult] = []
     played: list[match_duel.DuelMatch] = []
     interrupted = False
-    from rich.console import Console
-    from rich.progress import (
+    from rich.console import Console  # start-up
+    from rich.progress import (  # start-up
         BarColumn,
         MofNCompleteColumn,
         Progress,
@@ -207,16 +205,14 @@ def duel(
 
 def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     """The duel's table; with ``in_matches`` (a duel in matches), the match figures first."""
-    import math
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
-    from rich.console import Console
-    from rich.table import Table
-
-    from sixtysix.core.turn import describe
-    from sixtysix.play.terms import fault_kind
-    from sixtysix.sim.duel import A, B, DuelSummary
-    from sixtysix.sim.match_duel import MatchDuelSummary
-    from sixtysix.sim.stats import Estimate, TimeStats
+    from sixtysix.core.turn import describe  # start-up
+    from sixtysix.play.terms import fault_kind  # start-up
+    from sixtysix.sim.duel import A, B, DuelSummary  # start-up
+    from sixtysix.sim.match_duel import MatchDuelSummary  # start-up
+    from sixtysix.sim.stats import Estimate, TimeStats  # start-up
 
     assert isinstance(summary, DuelSummary)
     assert in_matches is None or isinstance(in_matches, MatchDuelSummary)

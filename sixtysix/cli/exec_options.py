@@ -45,6 +45,6 @@ def deadline_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def deadlines(start_timeout: float, move_timeout: float) -> Deadlines:
-    from sixtysix.bots.external import Deadlines
+    from sixtysix.bots.external import Deadlines  # start-up
 
     return Deadlines(start_timeout, move_timeout)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import sys
 
 import click
 
-from sixtysix.cli.common import InputError, bounded, registry, reports_errors
+from sixtysix.cli.common import bounded, registry, reports_errors
+from sixtysix.cli.errors import InputError
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.records import MAX_SEATS
+from sixtysix.i18n import translator
 from sixtysix.table.defaults import DEFAULT_RECONNECT_TIME, DEFAULT_SERVER, SERVER_ENV
 
 #: A name at a table server (sixtysix-table/1): letters, digits and ``_-.``.
@@ -60,14 +63,11 @@ def join(
       sixtysix join ws://127.0.0.1:6666 --table 3f9a1c2b --name ayse --lang tr
       sixtysix join wss://club.example --name mehmet --seat 2
     """
-    import sys
+    from rich.console import Console  # start-up
 
-    from rich.console import Console
-
-    from sixtysix.i18n import translator
-    from sixtysix.play.terminal import ConsoleScreen
-    from sixtysix.table.client import LineReader, SeatRequest, check_url, sit
-    from sixtysix.table.remote import RemoteTable
+    from sixtysix.play.terminal import ConsoleScreen  # start-up
+    from sixtysix.table.client import LineReader, SeatRequest, check_url, sit  # start-up
+    from sixtysix.table.remote import RemoteTable  # start-up
 
     tr = translator(lang)
     url = check_url(url or DEFAULT_SERVER, tr)

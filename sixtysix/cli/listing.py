@@ -29,10 +29,10 @@ def variants(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    from rich import box  # start-up
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
+    from rich.text import Text  # start-up
 
     # Fits 60 columns without cutting anything: one alias a line, and the plugin (the longest
     # word here) under the description, the one column that wraps; a longer name folds.

@@ -6,8 +6,8 @@ paragraph (``\\b`` example blocks stay as written), with the language from ``--l
 comes before ``--help`` or else from the locale. A Turkish user reading ``sixtysix --help``
 should not meet a list of commands half in one language and half in the other, so every
 command is localized, and a test fails for one that is not. The catalog entries are collected
-by ``python -m sixtysix.i18n.build`` from every command of :data:`sixtysix.cli.COMMANDS`
-(:func:`command_texts`).
+by ``python -m sixtysix.cli.catalogs update`` from every command of :data:`sixtysix.cli.COMMANDS`
+(:func:`sixtysix.cli.catalogs.command_texts`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
+from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError, stderr_is_terminal
 from sixtysix.i18n import LANGUAGES, N_, Translator, click_catalog, normalize, translator
 
 _META_KEY = "sixtysix.lang"
@@ -111,8 +112,6 @@ def one_line(exc: click.UsageError) -> click.ClickException:
     Click prints the usage, a hint and a blank line before the message; here the hint ends
     the line instead, so scripts and people read every error the same way.
     """
-    from sixtysix.cli.common import InputError
-
     message = " ".join(exc.format_message().split())
     ctx = exc.ctx
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
@@ -135,8 +134,6 @@ def _reported() -> Iterator[None]:
     except (KeyboardInterrupt, click.Abort) as exc:
         if isinstance(exc, click.Abort) and not isinstance(exc.__context__, KeyboardInterrupt):
             raise
-        from sixtysix.cli.common import EXIT_INTERRUPTED, stderr_is_terminal
-
         # After the terminal's ``^C`` echo, start a line of our own.
         lead = "\n" if stderr_is_terminal() else ""
         click.echo(lead + current_translator()._("Interrupted."), err=True)
@@ -222,36 +219,3 @@ class LocalizedCommand(_LocalizedHelp):
 
 class LocalizedGroup(_LocalizedHelp, click.Group):
     """A group whose own help is translated when shown (its sub-commands translate theirs)."""
-
-
-def localized_commands() -> list[click.Command]:
-    """``sixtysix`` itself and every sub-command of :data:`sixtysix.cli.COMMANDS`."""
-    from sixtysix.cli import COMMANDS, cli
-
-    ctx = click.Context(cli)
-    commands: list[click.Command] = [cli]
-    for name in COMMANDS:
-        command = cli.get_command(ctx, name)
-        assert command is not None
-        commands.append(command)
-    return commands
-
-
-def help_texts(command: click.Command) -> list[str]:
-    """The translatable texts of one command's help: its paragraphs and its options' help
-    (Click's ``--help`` included), as the catalog keys them."""
-    texts = help_paragraphs(command.help or "")
-    for param in command.get_params(click.Context(command)):
-        text = getattr(param, "help", None)
-        if isinstance(param, click.Option) and text:
-            texts.append(normalize(text))
-    return texts
-
-
-def command_texts() -> list[str]:
-    """Every help paragraph and option help of every command, for the catalog."""
-    commands = localized_commands()
-    for group in [c for c in commands if isinstance(c, click.Group) and c.name != "sixtysix"]:
-        commands.extend(group.commands[name] for name in sorted(group.commands))  # table new
-    texts = [text for command in commands for text in help_texts(command)]
-    return list(dict.fromkeys(texts))

@@ -8,18 +8,15 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from sixtysix.cli.common import (
-    EXIT_INTERRUPTED,
-    SEED,
-    InputError,
-    bounded,
-    option_assignments,
-    registry,
-    reports_errors,
-)
+from sixtysix.cli.common import SEED, bounded, option_assignments, registry, reports_errors
+from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.core.errors import UnknownBotError, shown
+from sixtysix.core.options import parse_assignments
 from sixtysix.core.records import MAX_SEATS
+from sixtysix.core.rng import Seed
+from sixtysix.i18n import translator
 from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
 from sixtysix.plugins.manager import variant_from
 
@@ -93,26 +90,22 @@ def play(
       sixtysix play 66 --rated --move-time 45
       sixtysix play --resume ~/.local/share/sixtysix/games/sixtysix-20260101-120000.json
     """
-    from rich.console import Console
+    from rich.console import Console  # start-up
 
-    from sixtysix.bots import warm
-    from sixtysix.bots.external import check_exec, players_closed
-    from sixtysix.core.errors import UnknownBotError, shown
-    from sixtysix.core.files import check_writable
-    from sixtysix.core.options import parse_assignments
-    from sixtysix.core.rng import Seed
-    from sixtysix.i18n import translator
-    from sixtysix.play.autosave import (
+    from sixtysix.bots import warm  # start-up
+    from sixtysix.bots.external import check_exec, players_closed  # start-up
+    from sixtysix.core.files import check_writable  # start-up
+    from sixtysix.play.autosave import (  # start-up
         AutoSave,
         SessionSettings,
         default_save_path,
         load_saved_game,
         session_path,
     )
-    from sixtysix.play.players import build_bots, opponents_for
-    from sixtysix.play.session import GameSetup, Session
-    from sixtysix.play.standings import Standings, data_dir
-    from sixtysix.play.terminal import ConsoleScreen, TerminalInput
+    from sixtysix.play.players import build_bots, opponents_for  # start-up
+    from sixtysix.play.session import GameSetup, Session  # start-up
+    from sixtysix.play.standings import Standings, data_dir  # start-up
+    from sixtysix.play.terminal import ConsoleScreen, TerminalInput  # start-up
 
     tr = translator(lang)
     ctx = click.get_current_context()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import sys
+from functools import cache
 
 import click
 
-from sixtysix.cli.common import EXIT_INTERRUPTED, SEED, registry, reports_errors
+from sixtysix.cli.common import SEED, registry, reports_errors
+from sixtysix.cli.errors import EXIT_INTERRUPTED
 from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.protocol.messages import MAX_NAME
 
 
 @click.command(cls=LocalizedCommand)
@@ -31,12 +34,9 @@ def player(bot: str, seed: int | None) -> None:
       sixtysix duel 66 'exec:sixtysix player expert --seed 3' heuristic
       sixtysix player heuristic < messages.jsonl
     """
-    from functools import cache
-
-    from sixtysix.bots.base import Bot
-    from sixtysix.bots.levels import CROWDED_SEATS, resolve_player
-    from sixtysix.protocol.messages import MAX_NAME
-    from sixtysix.protocol.player import BotPlayer
+    from sixtysix.bots.base import Bot  # start-up
+    from sixtysix.bots.levels import CROWDED_SEATS, resolve_player  # start-up
+    from sixtysix.protocol.player import BotPlayer  # start-up
 
     reg = registry()
 

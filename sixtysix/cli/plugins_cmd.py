@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 
 import click
 
 from sixtysix.cli.common import reports_errors
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.i18n import Translator, translator
+from sixtysix.plugins import PROJECT
+from sixtysix.plugins.manager import DEFAULT_PLUGINS, get_registry
 
 
 @dataclass
@@ -39,11 +42,6 @@ class PluginRow:
 def collect(tr: Translator | None = None) -> tuple[list[PluginRow], list[str]]:
     """The loaded plugins (built-ins first) and one line per broken plugin (in ``tr``'s
     language; English without it)."""
-    from importlib.metadata import entry_points
-
-    from sixtysix.plugins import PROJECT
-    from sixtysix.plugins.manager import DEFAULT_PLUGINS, get_registry
-
     reg = get_registry()
     sources: dict[str, tuple[str, str | None, str | None]] = {}
     for ep in entry_points(group=PROJECT):
@@ -86,8 +84,8 @@ def plugins(as_json: bool, lang: str | None) -> None:
         data = {"plugins": [r.as_json() for r in rows], "errors": errors}
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
     console = Console()
     table = Table(title=tr._("Installed plugins"))

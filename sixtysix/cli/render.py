@@ -8,13 +8,12 @@ from sixtysix.core.actions import ACTION_NAMES, TRUMP, TRUMP_BELOW, parse_action
 from sixtysix.core.cards import CARD_NAMES, SUIT_NAMES, cards_of
 from sixtysix.core.replay import Replay
 from sixtysix.i18n import Translator, translator
+from sixtysix.play.terms import fault_kind, seat_name
 
 
 def describe_replay(result: Replay, tr: Translator | None = None) -> Iterator[str]:
     """The readable account of a replay; a forfeit is told in ``tr``'s words, as the table
     tells it (the rest is the notation's own)."""
-    from sixtysix.play.terms import fault_kind, seat_name
-
     tr = tr or translator("en")
     variant = result.variant
     diff = variant.options.diff()

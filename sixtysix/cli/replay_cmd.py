@@ -8,9 +8,11 @@ from pathlib import Path
 
 import click
 
-from sixtysix.cli.common import EXIT_BAD_INPUT, bounded, registry, single_line
-from sixtysix.cli.localized import LocalizedCommand
+from sixtysix.cli.common import bounded, registry
+from sixtysix.cli.errors import EXIT_BAD_INPUT, single_line
+from sixtysix.cli.localized import LocalizedCommand, current_translator
 from sixtysix.core.errors import RecordError, SixtySixError
+from sixtysix.core.records import load_record_file, load_record_stream
 
 
 @click.command(cls=LocalizedCommand)
@@ -34,8 +36,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
     With --from FILE --game I, game I of a simulation output is regenerated from its row
     (seed, bots, variant and options) into a full record and replayed the same way.
     """
-    from sixtysix.core.records import load_record_file, load_record_stream
-    from sixtysix.core.replay import replay as run_replay
+    from sixtysix.core.replay import replay as run_replay  # start-up
 
     if (file is None) == (sim_file is None):
         raise click.UsageError("give a record FILE, or --from FILE --game I")
@@ -43,7 +44,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
         raise click.UsageError("--from and --game go together")
     try:
         if sim_file is not None and game is not None:
-            from sixtysix.sim.regenerate import load_row_record
+            from sixtysix.sim.regenerate import load_row_record  # start-up
 
             if Path(sim_file).exists() and not Path(sim_file).is_file():
                 # A device or a pipe (/dev/zero named *.jsonl) would be read without end.
@@ -61,8 +62,7 @@ def replay(file: str | None, as_json: bool, sim_file: str | None, game: int | No
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False))
         return
-    from sixtysix.cli.localized import current_translator
-    from sixtysix.cli.render import describe_replay
+    from sixtysix.cli.render import describe_replay  # start-up
 
     for line in describe_replay(result, current_translator()):
         click.echo(line)

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 import click
 
 from sixtysix.cli.common import option_assignments, registry, reports_errors
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.core.options import parse_assignments
+from sixtysix.i18n import translator
+from sixtysix.i18n.rules_text import values_text
 from sixtysix.plugins.manager import variant_from
-
-if TYPE_CHECKING:
-    from rich.text import Text
-
-    from sixtysix.core.variant import Variant
-    from sixtysix.i18n import Translator
 
 
 @click.command(cls=LocalizedCommand)
@@ -52,11 +47,10 @@ def rules(
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
-    from sixtysix.i18n import translator
-    from sixtysix.i18n.rules_text import values_text
+    from sixtysix.play.rules_summary import option_value, rules_summary  # start-up
 
     tr = translator(lang)
     console = Console()
@@ -69,44 +63,14 @@ def rules(
         table.add_row(
             spec.name,
             values_text(tr, spec),
-            _fmt(spec.default),
-            _fmt(value) if value == spec.default else f"[bold]{_fmt(value)}[/bold]",
+            option_value(spec.default),
+            option_value(value) if value == spec.default else f"[bold]{option_value(value)}[/bold]",
             tr.text(spec.doc),
         )
     console.print(table)
     if cls.presets:
         console.print(tr._("Presets (--preset NAME):"))
         for name, values in cls.presets.items():
-            shown = ", ".join(f"{k}={_fmt(x)}" for k, x in values.items()) or tr._("all defaults")
+            pairs = ", ".join(f"{k}={option_value(x)}" for k, x in values.items())
+            shown = pairs or tr._("all defaults")
             console.print(f"  {name}: {shown}", highlight=False)
-
-
-def rules_summary(v: Variant, tr: Translator) -> Text:
-    """The name, aliases, players and rules summary of ``v``, as ``sixtysix rules`` prints
-    them first (and ``rules`` inside ``sixtysix play`` shows them)."""
-    from rich.text import Text
-
-    aliases = tr._(" (aliases: {names})").format(names=", ".join(v.aliases)) if v.aliases else ""
-    players = tr._("{n} players").format(n=v.seats)
-    text = Text(v.name, style="bold")
-    text.append(f"{aliases} — {players}\n")
-    text.append(tr.text(" ".join(v.summary().split())))
-    return text
-
-
-def rules_command(v: Variant, lang: str) -> str:
-    """The ``sixtysix rules`` command line that shows ``v``'s rules with its options."""
-    import shlex
-
-    words = ["sixtysix", "rules", v.name]
-    for name, value in v.options.diff().items():
-        words += ["-o", f"{name}={_fmt(value)}"]
-    if lang != "en":
-        words += ["--lang", lang]
-    return shlex.join(words)
-
-
-def _fmt(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from sixtysix.cli.common import InputError, registry, reports_errors
+from sixtysix.cli.common import registry, reports_errors
+from sixtysix.cli.errors import InputError
 from sixtysix.cli.localized import LocalizedCommand
 
 
@@ -51,7 +52,7 @@ def new_variant(name: str, base: str, parent: Path) -> None:
       sixtysix new-variant house
       sixtysix new-variant speed-schnapsen --base schnapsen --dir plugins/
     """
-    from sixtysix.scaffold import Names, scaffold_variant
+    from sixtysix.scaffold import Names, scaffold_variant  # start-up
 
     names = Names.of(name)
     reg = registry()
@@ -87,7 +88,7 @@ def new_bot(name: str, parent: Path) -> None:
       sixtysix new-bot greedy
       sixtysix new-bot counter --dir plugins/
     """
-    from sixtysix.scaffold import Names, scaffold_bot
+    from sixtysix.scaffold import Names, scaffold_bot  # start-up
 
     names = Names.of(name)
     reg = registry()

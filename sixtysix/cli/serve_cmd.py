@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import ipaddress
 import re
+import shlex
 import signal
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sixtysix.cli.common import EXIT_INTERRUPTED, InputError, bounded, registry, reports_errors
+from sixtysix.cli.common import bounded, registry, reports_errors
+from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.i18n import Translator, translator
+from sixtysix.protocol.referee import PlayerStartError, parse_exec_spec, resolve_argv
 
 if TYPE_CHECKING:
-    from sixtysix.i18n import Translator
     from sixtysix.table.server import TableServer
     from sixtysix.table.settings import Limits
 
@@ -142,11 +144,11 @@ def serve(
       sixtysix serve --player mybot='python3 bot.py'
       sixtysix serve --host 0.0.0.0 --port 6666 --certfile cert.pem --keyfile key.pem
     """
-    import ssl
+    import asyncio  # start-up
+    import ssl  # start-up
 
-    from sixtysix.i18n import translator
-    from sixtysix.play.standings import data_dir
-    from sixtysix.table.settings import Limits, tls_context
+    from sixtysix.play.standings import data_dir  # start-up
+    from sixtysix.table.settings import Limits, tls_context  # start-up
 
     tr = translator(lang)
     host = _check_host(host, tr)
@@ -228,10 +230,7 @@ def _check_host(host: str, tr: Translator) -> str:
 def _programs(players: tuple[str, ...], tr: Translator) -> dict[str, str]:
     """``--player NAME=COMMAND`` as name -> ``exec:`` spec, each program found now (relative
     paths are taken from where the server starts)."""
-    import shlex
-
-    from sixtysix.bots.levels import LEVELS
-    from sixtysix.protocol.referee import PlayerStartError, parse_exec_spec, resolve_argv
+    from sixtysix.bots.levels import LEVELS  # start-up
 
     reg = registry()
     out: dict[str, str] = {}
@@ -268,10 +267,10 @@ def _say(line: str) -> None:
 
 
 def _server(tr: Translator, root: Path, reconnect_time: int, options: _Options) -> TableServer:
-    from sixtysix.table.names import Names
-    from sixtysix.table.server import TableServer
-    from sixtysix.table.settings import Settings, write_operator_token
-    from sixtysix.table.standings_db import ServerStandings
+    from sixtysix.table.names import Names  # start-up
+    from sixtysix.table.server import TableServer  # start-up
+    from sixtysix.table.settings import Settings, write_operator_token  # start-up
+    from sixtysix.table.standings_db import ServerStandings  # start-up
 
     database = root / "server.sqlite3"
     root.mkdir(parents=True, exist_ok=True)
@@ -328,7 +327,8 @@ async def _run(
     """Serve until SIGINT or SIGTERM; the signal that stopped the server (``unsaved`` gets
     the tables a full disk kept from being saved). It listens first and reads its tables back
     after, so a restart answers at once however much it resumes."""
-    import ssl
+    import asyncio  # start-up
+    import ssl  # start-up
 
     try:
         server = _server(tr, root, reconnect_time, options)
@@ -379,7 +379,7 @@ async def _run(
                 await resuming
         await server.stop()
         unsaved.extend(server.unsaved)
-        from sixtysix.bots.external import close_players
+        from sixtysix.bots.external import close_players  # start-up
 
         await asyncio.to_thread(close_players, STOP_GRACE)
 

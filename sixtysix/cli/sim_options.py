@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from sixtysix.cli.common import MAX_WORKERS, InputError, bounded
+from sixtysix.cli.common import MAX_WORKERS, bounded
+from sixtysix.cli.errors import InputError
+from sixtysix.core.rng import Seed
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot
@@ -51,7 +53,7 @@ def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def build_backend(backend: str, workers: int | None, address: str | None) -> Backend:
-    from sixtysix.sim.backends import make_backend
+    from sixtysix.sim.backends import make_backend  # start-up
 
     if address and backend != "ray":
         raise InputError("--address is only for --backend ray")
@@ -72,9 +74,8 @@ def parse_bots(
     An ``exec:`` spec (with ``rules``, the configured variant) is an external program, started
     once here for its handshake: a bad one is one line before any game.
     """
-    from sixtysix.bots.base import parse_bot_spec
-    from sixtysix.bots.external import check_exec, exec_bot_class, is_exec_spec
-    from sixtysix.core.rng import Seed
+    from sixtysix.bots.base import parse_bot_spec  # start-up
+    from sixtysix.bots.external import check_exec, exec_bot_class, is_exec_spec  # start-up
 
     texts = [b.strip() for b in text.split(",") if b.strip()]
     if not texts:
@@ -108,8 +109,8 @@ def progress_bar(
     summary's: what this run played over the time since it started playing (the clock is
     reset by ``start_at``, so the set-up before, such as reading a file to resume, is left out).
     """
-    from rich.console import Console
-    from rich.progress import (
+    from rich.console import Console  # start-up
+    from rich.progress import (  # start-up
         BarColumn,
         MofNCompleteColumn,
         Progress,

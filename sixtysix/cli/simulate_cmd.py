@@ -9,22 +9,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sixtysix.cli.common import (
-    EXIT_INTERRUPTED,
-    SEED,
-    InputError,
-    bounded,
-    option_assignments,
-    registry,
-    reports_errors,
-)
+from sixtysix.cli.common import SEED, bounded, option_assignments, registry, reports_errors
+from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+from sixtysix.core.options import parse_assignments
+from sixtysix.core.rng import Seed
+from sixtysix.i18n import Translator, translator
 from sixtysix.plugins.manager import variant_from
 
 if TYPE_CHECKING:
-    from sixtysix.i18n import Translator
     from sixtysix.sim.jobs import RunReport
 
 
@@ -118,12 +113,9 @@ def simulate(
     Ctrl-C stops after the games in progress, keeps every finished game (in the totals and
     in --out) and exits with status 130; --resume continues from there.
     """
-    from sixtysix.bots.external import players_closed
-    from sixtysix.core.options import parse_assignments
-    from sixtysix.core.rng import Seed
-    from sixtysix.i18n import translator
-    from sixtysix.sim.backends import StopFlag, stop_notice
-    from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation
+    from sixtysix.bots.external import players_closed  # start-up
+    from sixtysix.sim.backends import StopFlag, stop_notice  # start-up
+    from sixtysix.sim.jobs import MatchJob, SimJob, run_matches, run_simulation  # start-up
 
     tr = translator(lang)
     reg = registry()
@@ -215,8 +207,8 @@ def _report(
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
     console = Console()
     n = summary.games
@@ -290,7 +282,7 @@ def _report(
             ci(mean.low, mean.high, 1, 3),
         )
     console.print(table)
-    from sixtysix.play.terms import fault_kind, reason_text
+    from sixtysix.play.terms import fault_kind, reason_text  # start-up
 
     reasons = Table(title=tr._("How the deals ended"))
     reasons.add_column(tr._("reason"))
@@ -300,7 +292,7 @@ def _report(
         reasons.add_row(reason_text(tr, reason), str(count), f"{100 * count / summary.deals:.1f}")
     console.print(reasons)
     if summary.faults:
-        from sixtysix.core.turn import describe
+        from sixtysix.core.turn import describe  # start-up
 
         kind = fault_kind(tr)
         console.print(

@@ -8,6 +8,7 @@ import click
 
 from sixtysix.cli.common import registry, reports_errors
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.i18n import translator
 
 
 @click.command(cls=LocalizedCommand)
@@ -21,8 +22,7 @@ def standings(variant: str | None, as_json: bool, lang: str | None) -> None:
 
     Results are kept in an SQLite database in your data directory (or $SIXTYSIX_DATA_DIR).
     """
-    from sixtysix.i18n import translator
-    from sixtysix.play.standings import Standings
+    from sixtysix.play.standings import Standings  # start-up
 
     name = None if variant is None else registry().variant(variant).name
     book = Standings()
@@ -34,8 +34,8 @@ def standings(variant: str | None, as_json: bool, lang: str | None) -> None:
     if not rows:
         click.echo(tr._("No rated games yet. Play one with: sixtysix play VARIANT --rated"))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
     table = Table(title=tr._("Standings ({path})").format(path=book.path))
     for col in (

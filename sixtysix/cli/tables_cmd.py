@@ -11,15 +11,11 @@ from urllib.parse import urlsplit
 
 import click
 
-from sixtysix.cli.common import (
-    SEED,
-    InputError,
-    Integer,
-    option_assignments,
-    registry,
-    reports_errors,
-)
+from sixtysix.cli.common import SEED, Integer, option_assignments, registry, reports_errors
+from sixtysix.cli.errors import InputError
 from sixtysix.cli.localized import LocalizedCommand, LocalizedGroup, lang_option
+from sixtysix.core.options import parse_assignments
+from sixtysix.i18n import translator
 from sixtysix.plugins.manager import variant_from
 from sixtysix.table.defaults import DEFAULT_SERVER, SERVER_ENV
 
@@ -138,13 +134,11 @@ def new(
       sixtysix table new 66-4 --seats human,human,@hard,exec:./bot --rated --move-time 60
       sixtysix table new 66-3 --seats human,human,human --preset portal --server wss://club.example
     """
-    from sixtysix.core.options import parse_assignments
-    from sixtysix.i18n import translator
-    from sixtysix.table.client import check_url, create_table
+    from sixtysix.table.client import check_url, create_table  # start-up
 
     tr = translator(lang)
     check_url(url, tr)
-    from sixtysix.play.players import own_name
+    from sixtysix.play.players import own_name  # start-up
 
     reg = registry()
     v = variant_from(reg, variant, parse_assignments(options), preset)
@@ -181,7 +175,7 @@ def new(
 def _operator_token(specs: list[str], url: str, data: Path | None, tr: Any) -> str | None:
     """The operator's token when a seat needs it (``exec:``, bot parameters), read from the
     server's data folder; it is shown only to a server on this machine."""
-    from sixtysix.table.seats import SeatRefused, check_client_seat
+    from sixtysix.table.seats import SeatRefused, check_client_seat  # start-up
 
     needs = None
     for spec in specs:
@@ -200,8 +194,8 @@ def _operator_token(specs: list[str], url: str, data: Path | None, tr: Any) -> s
                 " (a server elsewhere refuses it)"
             ).format(spec=needs)
         )
-    from sixtysix.play.standings import data_dir
-    from sixtysix.table.settings import OPERATOR_TOKEN_FILE
+    from sixtysix.play.standings import data_dir  # start-up
+    from sixtysix.table.settings import OPERATOR_TOKEN_FILE  # start-up
 
     path = (data if data is not None else data_dir() / "server") / OPERATOR_TOKEN_FILE
     try:
@@ -232,8 +226,7 @@ def _loopback(host: str) -> bool:
 def tables(url: str, as_json: bool, lang: str | None) -> None:
     """List the tables of a table server: open ones (a seat for a person is free), running
     ones, and those finished in the last hour."""
-    from sixtysix.i18n import translator
-    from sixtysix.table.client import check_url, list_tables
+    from sixtysix.table.client import check_url, list_tables  # start-up
 
     tr = translator(lang)
     check_url(url, tr)
@@ -248,9 +241,9 @@ def tables(url: str, as_json: bool, lang: str | None) -> None:
             ).format(url=url)
         )
         return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
+    from rich.text import Text  # start-up
 
     statuses = {"open": tr._("open"), "running": tr._("running"), "finished": tr._("finished")}
     out = Table(title=tr._("Tables at {url}").format(url=url))

@@ -9,21 +9,17 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sixtysix.cli.common import (
-    EXIT_INTERRUPTED,
-    SEED,
-    bounded,
-    option_assignments,
-    registry,
-    reports_errors,
-)
+from sixtysix.cli.common import SEED, bounded, option_assignments, registry, reports_errors
+from sixtysix.cli.errors import EXIT_INTERRUPTED
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
 from sixtysix.cli.sim_options import backend_options, build_backend, parse_bots, progress_bar
+from sixtysix.core.options import parse_assignments
+from sixtysix.core.rng import Seed
+from sixtysix.i18n import Translator, translator
 from sixtysix.plugins.manager import variant_from
 
 if TYPE_CHECKING:
-    from sixtysix.i18n import Translator
     from sixtysix.sim.tournament import BotStanding, TournamentReport
 
 #: The most bootstrap resamples: far past where the intervals stop moving.
@@ -111,13 +107,10 @@ def tournament(
 
     Ctrl-C stops after the deals in progress and rates the finished ones (exit status 130).
     """
-    from sixtysix.bots.external import players_closed
-    from sixtysix.core.options import parse_assignments
-    from sixtysix.core.rng import Seed
-    from sixtysix.i18n import translator
-    from sixtysix.sim.backends import StopFlag, stop_notice
-    from sixtysix.sim.output import bot_label
-    from sixtysix.sim.tournament import Tournament, TournamentJob, run_tournament
+    from sixtysix.bots.external import players_closed  # start-up
+    from sixtysix.sim.backends import StopFlag, stop_notice  # start-up
+    from sixtysix.sim.rows import bot_label  # start-up
+    from sixtysix.sim.tournament import Tournament, TournamentJob, run_tournament  # start-up
 
     tr = translator(lang)
     reg = registry()
@@ -126,7 +119,7 @@ def tournament(
     _, bot_specs = parse_bots(reg, bots, None, v.name, v, limits)
     names = [bot_label(cls.name, params) for cls, params in bot_specs]
     if plot is not None:
-        from sixtysix.sim.plot import check_plot_path
+        from sixtysix.sim.plot import check_plot_path  # start-up
 
         check_plot_path(plot)
     job = TournamentJob.round_robin(v, bot_specs, Seed(seed))
@@ -143,7 +136,7 @@ def tournament(
         sys.exit(EXIT_INTERRUPTED)
     standings = contest.standings(bootstrap)
     if plot is not None:
-        from sixtysix.sim.plot import plot_ratings
+        from sixtysix.sim.plot import plot_ratings  # start-up
 
         plot_ratings(
             standings,
@@ -187,11 +180,11 @@ def _report(
         }
         click.echo(json.dumps(data, indent=2))
         return
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # start-up
+    from rich.table import Table  # start-up
 
-    from sixtysix.core.turn import describe
-    from sixtysix.play.terms import fault_kind
+    from sixtysix.core.turn import describe  # start-up
+    from sixtysix.play.terms import fault_kind  # start-up
 
     console = Console()
     note = " (" + tr._("interrupted") + ")" if report.interrupted else ""

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.deal import DealSetup
-from sixtysix.core.errors import MatchError
 from sixtysix.core.faults import FaultKind, PlayerFault
+from sixtysix.core.match_state import MAX_DEALS, MatchState
 from sixtysix.core.outcome import Outcome
-from sixtysix.core.records import DealRecord, Forfeit, Record
+from sixtysix.core.records import Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.turn import Fault, Turn
@@ -132,40 +132,28 @@ def play_match(
     players: Seats | Sequence[Player],
     seed: Seed,
     path: tuple[int | str, ...] = (),
-    max_deals: int = 10_000,
+    max_deals: int = MAX_DEALS,
     on_deal: Callable[[DealSetup, DealState], None] | None = None,
     faults: bool = False,
 ) -> MatchResult:
     """Play deals until the variant's match format ends the match (a seat's total at the
-    target, or a fixed number of deals played); the first dealer is drawn.
+    target, or a fixed number of deals played): a loop over one :class:`MatchState`, whose
+    first dealer is drawn.
 
     With ``faults``, a player's fault forfeits that deal only (the match goes on), is listed
     in the result and ends that deal's record as its ``forfeit``; without, whatever a player
     raises propagates.
     """
-    n = variant.seats
-    record = Record(variant.name, variant.options.diff(), seed.value)
-    totals = [0] * n
-    outcomes: list[Outcome] = []
+    match = MatchState(variant, seed, path, max_deals=max_deals)
     seen: list[Fault] | None = [] if faults else None
-    dealer = variant.first_dealer(seed, path)
-    for number in range(max_deals):
-        setup = variant.deal(seed, (*path, "deal", number), dealer)
-        state = variant.new_deal(setup)
-        deal_record = DealRecord(setup, state.history)
-        record.deals.append(deal_record)
+    while not match.over:
+        state = match.next_deal()
         if on_deal is not None:
-            on_deal(setup, state)
+            on_deal(state.setup, state)
         before = len(seen) if seen is not None else 0
-        outcome = play_deal(state, players, seen)
+        play_deal(state, players, seen)
         if seen is not None and len(seen) > before:
             seat, kind = seen[-1]
-            deal_record.forfeit = Forfeit(seat, FaultKind(kind))
-        outcomes.append(outcome)
-        for s in range(n):
-            totals[s] += outcome.game_points[s]
-        winners = variant.match_winners(totals, number + 1)
-        if winners:
-            return MatchResult(record, outcomes, totals, winners, seen or [])
-        dealer = variant.next_dealer(dealer)
-    raise MatchError(f"no match winner after {max_deals} deals")
+            match.note_forfeit(seat, FaultKind(kind))
+        match.settle()
+    return MatchResult(match.record, match.outcomes, match.totals, match.winners, seen or [])

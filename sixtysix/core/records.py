@@ -19,6 +19,7 @@ from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import NotationError, RecordError, shown
 from sixtysix.core.faults import FaultKind
+from sixtysix.core.files import write_text_atomic
 from sixtysix.core.rng import MAX_SEED_DIGITS
 
 FORMAT = "sixtysix-record/1"
@@ -83,8 +84,6 @@ class Record:
     def save(self, path: str | Path) -> None:
         """Write atomically, so an interrupted write never leaves half a record, through a
         temporary file of this write alone, and only over a regular file."""
-        from sixtysix.core.files import write_text_atomic
-
         write_text_atomic(Path(path), self.dumps())
 
 

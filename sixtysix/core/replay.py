@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from sixtysix.core.actions import ACTION_NAMES, parse_action
-from sixtysix.core.errors import NotationError, OptionError, RecordError, UnknownVariantError
-from sixtysix.core.faults import forfeit
+from sixtysix.core.errors import OptionError, RecordError, UnknownVariantError
+from sixtysix.core.match_state import MatchState
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import Forfeit, RawRecord
 from sixtysix.core.state import DealState
@@ -52,6 +51,8 @@ class Replay:
     deals: list[ReplayedDeal]
     totals: list[int]
     winners: list[int]
+    #: The match the record holds, to be played on (``play --resume``).
+    match: MatchState
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -77,67 +78,17 @@ def configure_variant(registry: VariantSource, name: str, options: dict[str, obj
         raise RecordError(f"record: {exc}") from None
 
 
-def apply_forfeit(state: DealState, fault: Forfeit, where: str) -> None:
-    """End ``state`` by the record's ``forfeit`` (the one fault rule); a seat the variant has
-    not, or a deal already over, is a one-line :class:`RecordError` naming ``where``."""
-    at = f"{where}, forfeit"
-    if not 0 <= fault.seat < state.n:
-        raise RecordError(
-            f"{at}: there is no seat {fault.seat} in this game (its seats are 0 to {state.n - 1})"
-        )
-    if state.is_over:
-        raise RecordError(f"{at}: seat {fault.seat} cannot forfeit: the deal is already over")
-    forfeit(state, fault.seat)
-
-
 def replay(raw: RawRecord, registry: VariantSource) -> Replay:
+    """The record played again step by step (:meth:`MatchState.restore`: every action
+    checked, every forfeit applied), with each step's legal actions for the JSON contract."""
     variant = configure_variant(registry, raw.variant, raw.options)
-    n = variant.seats
-    totals = [0] * n
     deals: list[ReplayedDeal] = []
-    winners: list[int] = []
-    prev_dealer: int | None = None
-    for i, raw_deal in enumerate(raw.deals):
-        where = f"deal {i + 1}"
-        if winners:
-            raise RecordError(f"{where}: the match was already won after deal {i}")
-        if deals and deals[-1].result is None:
-            raise RecordError(f"deal {i}: unfinished, but more deals follow")
-        setup = raw_deal.setup
-        try:
-            setup.validate(variant.rules)
-        except RecordError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-        if prev_dealer is not None and setup.dealer != variant.next_dealer(prev_dealer):
-            raise RecordError(
-                f"{where}: dealer should be seat {variant.next_dealer(prev_dealer)}"
-                f" (the deal moves one seat on), not seat {setup.dealer}"
-            )
-        prev_dealer = setup.dealer
-        state = variant.new_deal(setup)
-        replayed = ReplayedDeal(state)
-        for j, (seat, text) in enumerate(raw_deal.actions):
-            at = f"{where}, step {j + 1}"
-            try:
-                action = parse_action(text)
-            except NotationError as exc:
-                raise RecordError(f"{at}: seat {seat}: {exc}") from None
-            name = ACTION_NAMES[action]
-            if state.is_over:
-                raise RecordError(f"{at}: seat {seat} cannot {name}: the deal is over")
-            if seat != state.to_act:
-                raise RecordError(f"{at}: seat {seat} cannot {name}: seat {state.to_act} is to act")
-            legal = sorted(ACTION_NAMES[a] for a in state.legal_actions())
-            if action not in state.legal_actions():
-                raise RecordError(f"{at}: seat {seat} cannot {name}: {state.explain(action)}")
-            state.apply_legal(action)
-            replayed.steps.append(ReplayStep(seat, legal, name))
-        if raw_deal.forfeit is not None:
-            apply_forfeit(state, raw_deal.forfeit, where)
-            replayed.forfeit = raw_deal.forfeit
-        deals.append(replayed)
-        if state.outcome is not None:
-            for s in range(n):
-                totals[s] += state.outcome.game_points[s]
-            winners = variant.match_winners(totals, len(deals))
-    return Replay(variant, deals, totals, winners)
+
+    def dealt(state: DealState) -> None:
+        deals.append(ReplayedDeal(state, forfeit=raw.deals[len(deals)].forfeit))
+
+    def step(seat: int, legal: list[str], action: str) -> None:
+        deals[-1].steps.append(ReplayStep(seat, legal, action))
+
+    match = MatchState.restore(variant, raw, dealt=dealt, step=step)
+    return Replay(variant, deals, list(match.totals), list(match.winners), match)

@@ -16,18 +16,18 @@ import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sixtysix.core.errors import MatchError, OptionError, shown
+from sixtysix.core.errors import OptionError, shown
+from sixtysix.core.match_state import MatchState
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.rng import PathPart, Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
+from sixtysix.i18n import Translator
 from sixtysix.plugins.manager import get_registry, variant_from
 
 #: The two kinds of episode.
 EPISODES = ("deal", "match")
-#: A match that has found no winner after this many deals is an error (as in ``play_match``).
-MAX_DEALS = 10_000
 
 
 def make_variant(
@@ -101,30 +101,40 @@ class DealEnded:
 
 
 class Episodes:
-    """The running episode of an environment: its seed, deal, dealer and match totals."""
+    """The running episode of an environment: its seed, and the match it steps
+    (:class:`~sixtysix.core.match_state.MatchState`: deals, dealer, totals, winners)."""
 
-    __slots__ = (
-        "dealer",
-        "episode",
-        "match",
-        "number",
-        "path",
-        "seed",
-        "state",
-        "totals",
-        "variant",
-    )
+    __slots__ = ("episode", "game", "match", "seed", "variant")
 
     def __init__(self, variant: Variant, match: bool) -> None:
         self.variant = variant
+        #: Whether an episode is a whole match (else one deal).
         self.match = match
         self.seed: Seed | None = None
         self.episode = -1
-        self.path: tuple[PathPart, ...] = ()
-        self.dealer = 0
-        self.number = 0
-        self.totals = [0] * variant.seats
-        self.state: DealState | None = None
+        self.game: MatchState | None = None
+
+    @property
+    def path(self) -> tuple[PathPart, ...]:
+        return self.game.path if self.game is not None else ()
+
+    @property
+    def number(self) -> int:
+        """The number of the deal being played (or that ended the episode) in its episode."""
+        return self.game.dealt - 1 if self.game is not None else 0
+
+    @property
+    def totals(self) -> list[int]:
+        """The match's totals after the deals settled so far."""
+        return self.game.totals if self.game is not None else [0] * self.variant.seats
+
+    @property
+    def state(self) -> DealState | None:
+        """The deal being played, or the one the episode ended with."""
+        game = self.game
+        if game is None:
+            return None
+        return game.deal if game.deal is not None else game.last
 
     def reset(self, seed: int | None) -> DealState:
         """Start the next episode: with a seed, episode 0 of that seed; without, the episode
@@ -137,52 +147,32 @@ class Episodes:
             self.episode = 0
         else:
             self.episode += 1
-        self.path = episode_path(self.episode)
-        self.dealer = self.variant.first_dealer(self.seed, self.path)
-        self.number = 0
-        self.totals = [0] * self.variant.seats
-        return self._deal()
-
-    def _deal(self) -> DealState:
-        assert self.seed is not None
-        setup = self.variant.deal(self.seed, (*self.path, "deal", self.number), self.dealer)
-        self.state = state = self.variant.new_deal(setup)
-        return state
+        self.game = MatchState(self.variant, self.seed, episode_path(self.episode))
+        return self.game.next_deal()
 
     def deal_over(self) -> DealEnded:
         """Score the deal that just ended; in a match not yet won, deal the next one."""
-        state = self.state
-        assert state is not None and state.outcome is not None
-        outcome = state.outcome
+        game = self.game
+        assert game is not None
+        outcome = game.settle()
+        number = game.completed - 1
+        totals = tuple(game.totals)
         n = self.variant.seats
-        totals = self.totals
-        for s in range(n):
-            totals[s] += outcome.game_points[s]
-        number = self.number
         if not self.match:
-            return DealEnded(
-                number, outcome, tuple(totals), (), True, deal_rewards(outcome.game_points)
-            )
-        winners = tuple(self.variant.match_winners(totals, number + 1))
+            return DealEnded(number, outcome, totals, (), True, deal_rewards(outcome.game_points))
+        winners = tuple(game.winners)
         if winners:
-            return DealEnded(
-                number, outcome, tuple(totals), winners, True, match_rewards(winners, n)
-            )
-        if number + 1 >= MAX_DEALS:
-            raise MatchError(f"no match winner after {MAX_DEALS} deals")
-        self.dealer = self.variant.next_dealer(self.dealer)
-        self.number = number + 1
-        self._deal()
-        return DealEnded(number, outcome, tuple(totals), (), False, (0.0,) * n)
+            return DealEnded(number, outcome, totals, winners, True, match_rewards(winners, n))
+        game.next_deal()
+        return DealEnded(number, outcome, totals, (), False, (0.0,) * n)
 
 
 def render_text(view: View, episodes: Episodes, players: Sequence[str]) -> str:
     """The table as ``view``'s seat sees it, as plain text, through the play command's own
     renderer (nothing from another seat's cards can reach it: it draws from the view alone)."""
-    from rich.console import Console
+    from rich.console import Console  # start-up
 
-    from sixtysix.i18n import Translator
-    from sixtysix.play.render import TableInfo, points_shown, render_view
+    from sixtysix.play.render import TableInfo, points_shown, render_view  # start-up
 
     variant = episodes.variant
     info = TableInfo(

@@ -25,16 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sixtysix.bots.base import Bot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.variant import Variant
+from sixtysix.envs.adapters import Opponent, check_render_mode
 from sixtysix.envs.episodes import check_episode, make_variant
 from sixtysix.envs.extras import require
-from sixtysix.envs.pettingzoo_env import check_render_mode
 from sixtysix.plugins.manager import get_registry
-
-Opponent = tuple[str, type[Bot], dict[str, str]]
 
 
 def opponents_of(variant: Variant, seat: int, opponents: str | Sequence[str]) -> list[Opponent]:
@@ -68,6 +65,6 @@ def gym_env(
     match = check_episode(episode)
     check_render_mode(render_mode)
     resolved = opponents_of(configured, seat, opponents)
-    from sixtysix.envs.gym_single import SixtySixGym
+    from sixtysix.envs.gym_single import SixtySixGym  # the rl extra
 
     return SixtySixGym(configured, resolved, seat, match, render_mode)

@@ -17,17 +17,17 @@ from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
-from sixtysix.envs.episodes import DealEnded, Episodes, render_text
-from sixtysix.envs.gym_env import Opponent
-from sixtysix.envs.observation import encoder
-from sixtysix.envs.pettingzoo_env import (
+from sixtysix.envs.adapters import (
     RENDER_MODES,
     Observation,
+    Opponent,
     action_index,
     fault_infos,
     illegal,
     observation_space,
 )
+from sixtysix.envs.episodes import DealEnded, Episodes, render_text
+from sixtysix.envs.observation import encoder
 
 __all__ = ["SixtySixGym"]
 

@@ -16,15 +16,17 @@ This module imports no ``pyspiel``: the OpenSpiel classes are in
 from __future__ import annotations
 
 import re
-from importlib import import_module
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from sixtysix.core.deal import DealSetup, deal_from_order
-from sixtysix.core.errors import OptionError, RecordError
-from sixtysix.core.rules import Rules
-from sixtysix.envs.episodes import deal_rewards
 from sixtysix.envs.extras import require
+from sixtysix.envs.openspiel_deal import (
+    DEALER_PARAMETER,
+    RANDOM_DEALER,
+    check_dealer,
+    deal_order,
+    deal_returns,
+)
 from sixtysix.plugins.manager import get_registry, variant_from
 
 if TYPE_CHECKING:
@@ -44,10 +46,6 @@ __all__ = [
 
 #: Every short name starts with this: ``sixtysix_66``, ``sixtysix_schnapsen``...
 GAME_PREFIX = "sixtysix_"
-#: The game parameter (beside the variant's options) that fixes the dealer.
-DEALER_PARAMETER = "dealer"
-#: ``dealer=-1``: a chance node names the dealer, each seat equally likely.
-RANDOM_DEALER = -1
 
 
 def _pyspiel() -> ModuleType:
@@ -57,17 +55,9 @@ def _pyspiel() -> ModuleType:
 
 def _state_module() -> ModuleType:
     _pyspiel()
-    return import_module("sixtysix.envs.openspiel_state")
+    from sixtysix.envs import openspiel_state  # the openspiel extra
 
-
-def check_dealer(dealer: object, seats: int) -> int:
-    """The ``dealer`` parameter if it is a seat or -1 (chance names the dealer), else an
-    :class:`OptionError`."""
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        raise OptionError(f"dealer must be a seat number or -1, not {dealer!r}")
-    if not RANDOM_DEALER <= dealer < seats:
-        raise OptionError(f"dealer must be a seat 0..{seats - 1} or -1 (chance), not {dealer}")
-    return dealer
+    return openspiel_state
 
 
 def game_name(variant: type[Variant]) -> str:
@@ -75,34 +65,6 @@ def game_name(variant: type[Variant]) -> str:
     anything but letters and digits made ``_``: ``sixtysix_66``, ``sixtysix_66_3``."""
     label = variant.aliases[0] if variant.aliases else variant.name
     return GAME_PREFIX + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
-
-
-def deal_order(rules: Rules, setup: DealSetup) -> list[int]:
-    """The shuffled deck (top card first) that :func:`deal_from_order` deals into ``setup``.
-
-    Its inverse: hands are taken round by round in the order each seat got its cards, the
-    turn-up after its round, then the talon. Raises :class:`RecordError` for a setup that is
-    not a deal of ``rules``.
-    """
-    setup.validate(rules)
-    n = rules.seats
-    taken = [0] * n
-    order: list[int] = []
-    for rnd, count in enumerate(rules.deal_rounds):
-        for i in range(1, n + 1):
-            seat = (setup.dealer + i) % n
-            order.extend(setup.hands[seat][taken[seat] : taken[seat] + count])
-            taken[seat] += count
-        if rules.turnup_after_round == rnd and setup.trump_card is not None:
-            order.append(setup.trump_card)
-    order.extend(setup.talon)
-    if deal_from_order(rules, order, setup.dealer) != setup:
-        raise RecordError("this deal is not dealt round by round by these rules")
-    return order
-
-
-#: Each seat's return: the PettingZoo and Gymnasium adapters' rewards (one statement of them).
-deal_returns = deal_rewards
 
 
 _registered: dict[str, str] = {}  # variant name -> short name registered in this process

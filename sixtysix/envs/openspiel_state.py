@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import CARD_NAMES, NUM_CARDS, format_cards, iter_mask
 from sixtysix.core.deal import deal_from_order
@@ -31,7 +31,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, max_history
 from sixtysix.envs.observation import encoder
-from sixtysix.envs.openspiel_game import (
+from sixtysix.envs.openspiel_deal import (
     DEALER_PARAMETER,
     RANDOM_DEALER,
     check_dealer,
@@ -282,7 +282,7 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SixtySixState:
         """A state ``player_id`` cannot tell from this one, drawn uniformly among them by the
-        project's :class:`~sixtysix.bots.sampling.Sampler` from that seat's view alone.
+        project's :class:`~sixtysix.bots.inference.sampling.Sampler` from that seat's view alone.
 
         ``probability_sampler()`` (a float in [0, 1), as ``pyspiel.UniformProbabilitySampler``
         gives) seeds the draw, so the same sampler gives the same states. The new state has

@@ -13,9 +13,7 @@ from pettingzoo import AECEnv
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.variant import Variant
 from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
-from sixtysix.envs.episodes import DealEnded, Episodes, render_text
-from sixtysix.envs.observation import encoder
-from sixtysix.envs.pettingzoo_env import (
+from sixtysix.envs.adapters import (
     RENDER_MODES,
     Observation,
     action_index,
@@ -24,6 +22,8 @@ from sixtysix.envs.pettingzoo_env import (
     illegal,
     observation_space,
 )
+from sixtysix.envs.episodes import DealEnded, Episodes, render_text
+from sixtysix.envs.observation import encoder
 
 __all__ = ["SixtySixAEC"]
 

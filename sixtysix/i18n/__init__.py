@@ -3,7 +3,7 @@
 Messages are written in English in the code and looked up in gettext catalogs
 (``locale/<lang>/LC_MESSAGES/sixtysix.mo``) with the standard library's :mod:`gettext`, so the
 installed program needs no extra dependency. The ``.mo`` files are compiled from the ``.po``
-files with Babel at development time (``python -m sixtysix.i18n.build``) and committed; a test
+files with Babel at development time (``python -m sixtysix.cli.catalogs``) and committed; a test
 compiles the ``.po`` files again and fails when a committed ``.mo`` is stale, and another checks
 that every message the code marks has a Turkish translation.
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from sixtysix.core import bounded_json
 from sixtysix.core.errors import RecordError
 from sixtysix.core.files import FileTargetError, write_text_atomic
-from sixtysix.core.records import MAX_RECORD_BYTES, Record
+from sixtysix.core.records import MAX_RECORD_BYTES, Record, load_record_file
 from sixtysix.core.replay import Replay, replay
 from sixtysix.i18n import LANGUAGES
 from sixtysix.plugins.manager import Registry
@@ -144,8 +144,6 @@ class Resumed:
 
 def load_saved_game(path: Path, registry: Registry) -> Resumed:
     """Read and replay a saved record (every action is checked) and its session file."""
-    from sixtysix.core.records import load_record_file
-
     raw = load_record_file(path)
     result = replay(raw, registry)
     side = session_path(path)

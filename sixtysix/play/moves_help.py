@@ -27,6 +27,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.render import hand_order
+from sixtysix.play.rules_summary import rules_command, rules_summary
 from sixtysix.play.screen import Screen
 from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text, word
 
@@ -130,8 +131,6 @@ def help_text(view: View, rules: Rules, rated: bool, tr: Translator, *, now: boo
 def show_rules(screen: Screen, variant: Variant, tr: Translator) -> None:
     """The ``rules`` command: the variant's rules summary, as ``sixtysix rules`` prints it,
     and the command that shows the rest."""
-    from sixtysix.cli.rules_cmd import rules_command, rules_summary
-
     screen.show(rules_summary(variant, tr))
     command = rules_command(variant, tr.lang)
     screen.say(tr._("Full rules and options: {command}").format(command=command))

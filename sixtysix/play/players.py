@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sixtysix.bots.base import Bot, parse_bot_spec
+from sixtysix.bots.external import exec_bot_class, is_exec_spec
+from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.play.terms import typed_bot_name
@@ -47,8 +49,6 @@ def resolve(spec: str, registry: Registry, seats: int) -> Opponent:
     of the same name, and a name typed in another language of the interface is accepted
     (:func:`own_name`), whoever sent the spec (``play --vs``, a table's seats from any
     client)."""
-    from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
-
     text = own_name(spec.strip().lower(), registry)
     name, _ = parse_bot_spec(text.removeprefix(LEVEL_PREFIX))
     bare_level = not text.startswith(LEVEL_PREFIX) and name not in registry.bots
@@ -110,8 +110,6 @@ def build_bots(
 ) -> list[Bot | None]:
     """The bot of each seat (None for the person), each with its own seed branch; with the
     ``variant``, an ``exec:`` spec is an external program (checked by the caller)."""
-    from sixtysix.bots.external import exec_bot_class, is_exec_spec
-
     bots: list[Bot | None] = []
     for seat, spec in enumerate(specs):
         if not spec:

@@ -8,7 +8,6 @@ expected game points the move gave away. Forced moves (a single legal action) ar
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -65,13 +64,13 @@ class MoveReview:
 
 
 def load_analyser() -> Analyser | None:
-    """The expert's :func:`analyse`, or None where it is not installed."""
+    """The expert's :func:`~sixtysix.bots.analysis.analyse`, or None where it is not
+    installed. It loads the expert's searches, so only when a hint or a review asks."""
     try:
-        analysis = importlib.import_module("sixtysix.bots.analysis")
+        from sixtysix.bots.analysis import analyse  # start-up
     except ImportError:
         return None
-    fn = getattr(analysis, "analyse", None)
-    return fn if callable(fn) else None
+    return analyse
 
 
 def call_analyser(

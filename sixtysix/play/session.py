@@ -30,7 +30,7 @@ from sixtysix.bots.seating import deal_notice
 from sixtysix.core.actions import CONCEDE
 from sixtysix.core.faults import PlayerFault
 from sixtysix.core.match import take_turn
-from sixtysix.core.records import DealRecord, Forfeit, Record
+from sixtysix.core.match_state import MatchFacts, MatchState
 from sixtysix.core.replay import Replay
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -59,6 +59,7 @@ from sixtysix.play.render_outcome import (
     render_match_summary,
     render_outcome,
 )
+from sixtysix.play.review import call_analyser, load_analyser
 from sixtysix.play.screen import InputSource, Screen
 from sixtysix.play.standings import Standings, leaving_score, match_score
 from sixtysix.play.terms import action_text, fault_kind, seat_name
@@ -109,7 +110,7 @@ class SessionResult:
     interrupted: bool = False
 
 
-class Session:
+class Session(MatchFacts):
     #: The deals finished in this session, for the match summary.
     _deal_log: tuple[DealSummary, ...] = ()
 
@@ -139,33 +140,21 @@ class Session:
             raise ValueError(f"no seat {self.me} in a {n}-seat game")
         if setup.rated and setup.move_time is None:
             raise ValueError("a rated game needs a move time")
-        self.record = Record(self.variant.name, self.variant.options.diff(), setup.seed.value)
-        self.totals = [0] * n
-        self.completed = 0
-        self.state: DealState | None = None
-        self.dealer = self.variant.first_dealer(setup.seed)
+        #: The match: its deals, record, totals, dealer and winners (a resumed game's, played
+        #: on from the saved record, deals its later deals from this game's seed: the record's).
+        self.match = resume.match if resume is not None else MatchState(self.variant, setup.seed)
         #: Take-backs made in each deal, numbering the seeded re-deals of :mod:`.undo`.
         self._undos: dict[int, int] = {}
         self._timer: MoveTimer | None = None
         #: Tells the ``exec:`` players each result, as the loop of every driver does.
         self._deal_notice = deal_notice(setup.bots)
-        if resume is not None:
-            self._restore(resume)
 
     # ----------------------------------------------------------------- setup
 
-    def _restore(self, resume: Replay) -> None:
-        for replayed in resume.deals:
-            state = replayed.state
-            self.record.deals.append(DealRecord(state.setup, state.history, replayed.forfeit))
-            if state.outcome is None:
-                self.state = state
-            else:
-                self.completed += 1
-            self.dealer = state.dealer
-        self.totals = list(resume.totals)
-        if self.state is None and self.record.deals:
-            self.dealer = self.variant.next_dealer(self.dealer)
+    @property
+    def state(self) -> DealState | None:
+        """The deal being played (None between deals)."""
+        return self.match.deal
 
     @property
     def show_points(self) -> bool:
@@ -176,7 +165,7 @@ class Session:
 
     def run(self) -> SessionResult:
         tr = self.tr
-        if self.variant.match_winners(self.totals, self.completed):
+        if self.match.over:
             raise ValueError("this match is already over")
         fmt = self.variant.match_format
         introduce(
@@ -199,23 +188,17 @@ class Session:
                 state = self.state
                 assert state is not None and state.outcome is not None
                 self._finish_deal(state)
-                winners = self.variant.match_winners(self.totals, self.completed)
-                if winners:
-                    return self._finish_match(winners)
+                if self.match.over:
+                    return self._finish_match(self.match.winners)
                 self._save()
-                self.dealer = self.variant.next_dealer(state.dealer)
-                self.state = None
         except _Leave as leave:
             return self._leave(leave.ending, leave.interrupted)
         except KeyboardInterrupt:  # Ctrl-C while a computer player thinks
             return self._leave(Ending.LEFT if self.setup.rated else Ending.INTERRUPTED, True)
 
     def _new_deal(self) -> DealState:
-        number = len(self.record.deals)
-        setup = self.variant.deal(self.setup.seed, ("deal", number), self.dealer)
-        state = self.variant.new_deal(setup)
-        self.record.deals.append(DealRecord(setup, state.history))
-        self.state = state
+        number = self.match.dealt
+        state = self.match.next_deal()
         self.screen.say("")
         deals = self.variant.match_format.deals
         if deals is None:
@@ -267,7 +250,7 @@ class Session:
                     action, fault = take_turn(state, seat, bot.choose)
                 if fault is not None:
                     # Saved as it ended: a resumed game does not play the deal on.
-                    self.record.deals[-1].forfeit = Forfeit(fault.seat, fault.kind)
+                    self.match.note_forfeit(fault.seat, fault.kind)
             self._save()
             if fault is not None:
                 self._forfeited(fault)
@@ -289,9 +272,7 @@ class Session:
         assert outcome is not None
         if self._deal_notice is not None:
             self._deal_notice(state)
-        for s in range(state.n):
-            self.totals[s] += outcome.game_points[s]
-        self.completed += 1
+        self.match.settle()
         headline = marriage_headline(self.tr, state.history, outcome, state.trump, self.me)
         self._deal_log = (
             *self._deal_log,
@@ -433,8 +414,7 @@ class Session:
                 "red",
             )
             return False
-        self.state = fresh
-        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        self.match.retake(fresh)
         self._save()
         undone = state.history[cut][1]
         self.screen.say(
@@ -444,8 +424,6 @@ class Session:
 
     def _hint(self, view: View) -> None:
         tr = self.tr
-        from sixtysix.play.review import call_analyser, load_analyser
-
         analyser = load_analyser()
         if analyser is None:
             self.screen.say(

@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import platformdirs
+
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.files import aside_name, locked_beside
 
@@ -64,7 +66,6 @@ def data_dir() -> Path:
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         return Path(override)
-    import platformdirs
 
     return Path(platformdirs.user_data_dir("sixtysix"))
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sixtysix.bots.draws import shuffle
-from sixtysix.bots.duties import revealed_absent
+from sixtysix.bots.inference.draws import shuffle
+from sixtysix.bots.inference.duties import revealed_absent
 from sixtysix.core.actions import EXCHANGE, MARRY, TRUMP_BELOW
 from sixtysix.core.cards import KQ, NUM_CARDS, iter_mask
 from sixtysix.core.deal import DealSetup

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from sixtysix.core.errors import PluginError, UnknownBotError, UnknownVariantError
+from sixtysix.core.variant import Variant
 from sixtysix.i18n import N_
 from sixtysix.plugins import PROJECT, hookspecs
 
 if TYPE_CHECKING:
     from sixtysix.bots.base import Bot
-    from sixtysix.core.variant import Variant
     from sixtysix.i18n import Translator
 
 #: The built-in plugins, registered exactly like third-party ones.
@@ -36,10 +36,10 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "sixtysix.variants.schnapsen",
     "sixtysix.variants.sixtysix_3",
     "sixtysix.variants.sixtysix_4",
-    "sixtysix.bots.random_bot",
-    "sixtysix.bots.heuristic",
-    "sixtysix.bots.pimc",
-    "sixtysix.bots.expert",
+    "sixtysix.bots.players.random_bot",
+    "sixtysix.bots.players.heuristic",
+    "sixtysix.bots.players.pimc",
+    "sixtysix.bots.players.expert",
 )
 
 DISABLE_AUTOLOAD_ENV = "SIXTYSIX_DISABLE_PLUGIN_AUTOLOAD"
@@ -181,8 +181,7 @@ class Registry:
 
 def build_registry(autoload: bool | None = None, extra: tuple[object, ...] = ()) -> Registry:
     """Load the plugins and collect their registrations into a fresh :class:`Registry`."""
-    from sixtysix.bots.base import Bot
-    from sixtysix.core.variant import Variant
+    from sixtysix.bots.base import Bot  # start-up
 
     pm, errors = make_plugin_manager(autoload, extra)
     reg = Registry(problems=errors, plugins=[name for name, _ in pm.list_name_plugin()])

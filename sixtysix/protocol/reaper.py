@@ -53,14 +53,14 @@ RESTORED = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFSZ") if has
 def prctl(option: int, value: int) -> bool:
     """``prctl(option, value)`` through libc; False where it fails or does not exist."""
     try:
-        import _ctypes
+        import _ctypes  # start-up
 
         address = _ctypes.dlsym(_ctypes.dlopen(None), "prctl")  # type: ignore[arg-type]
         return int(_ctypes.call_function(address, (option, value, 0, 0, 0))) == 0
     except (ImportError, OSError, AttributeError):
         pass
     try:  # the public way, slower to import
-        import ctypes
+        import ctypes  # start-up
 
         libc = ctypes.CDLL(None)
         zero = ctypes.c_ulong(0)

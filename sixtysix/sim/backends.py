@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from types import FrameType, TracebackType
 from typing import Any, Protocol, TypeVar
@@ -250,8 +251,6 @@ def _start_forkserver_ignoring_sigint() -> None:
     ignore Ctrl-C from their first instruction: a Ctrl-C while a worker starts, before the
     pool's initializer, would otherwise kill it there and break the pool (a traceback, exit 1).
     """
-    from multiprocessing import forkserver
-
     if threading.current_thread() is not threading.main_thread():
         forkserver.ensure_running()
         return
@@ -343,7 +342,7 @@ class RayBackend(Backend):
 
     def __init__(self, address: str | None = None, workers: int | None = None) -> None:
         try:
-            import ray
+            import ray  # the ray extra
         except ImportError:
             raise BackendError("the ray backend needs Ray: pip install 'sixtysix[ray]'") from None
         self._ray: Any = ray

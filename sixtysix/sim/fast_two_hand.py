@@ -1,8 +1,8 @@
 """A vectorised random-vs-random simulator for the two-player talon games (66, Schnapsen).
 
 :func:`simulate_batch` plays games ``start..stop-1`` of a simulation between two plain
-:class:`~sixtysix.bots.random_bot.RandomBot` players and returns, game by game, exactly the
-:class:`~sixtysix.sim.simulate.GameResult` that :func:`sixtysix.sim.simulate.play_game` gives:
+:class:`~sixtysix.bots.players.random_bot.RandomBot` players and returns, game by game, exactly the
+:class:`~sixtysix.sim.games.GameResult` that :func:`sixtysix.sim.games.play_game` gives:
 the same deal, the same choices, the same outcome. It is only faster (several times), because
 the per-move game logic runs on whole batches of games at once as numpy array operations.
 
@@ -36,12 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.fast_two_hand_batch import _Batch
 from sixtysix.sim.fast_two_hand_tables import DEFAULT_BATCH, I64, U64, Bools
-from sixtysix.sim.simulate import BotSpec, GameResult
+from sixtysix.sim.games import BotSpec, GameResult
 from sixtysix.variants.two_hand import plain_two_hand
 
 __all__ = ["DEFAULT_BATCH", "I64", "U64", "Bools", "iter_games", "simulate_batch", "supports"]

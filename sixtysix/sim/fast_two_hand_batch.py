@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.cards import (
     MARRIAGE_POINTS,
     NUM_CARDS,
@@ -54,7 +54,7 @@ from sixtysix.sim.fast_two_hand_tables import (
     _popcount,
     _select_bit,
 )
-from sixtysix.sim.simulate import BotSpec, GameResult, play_game
+from sixtysix.sim.games import BotSpec, GameResult, play_game
 from sixtysix.variants.two_hand import TwoHandVariant, overridden_scoring
 
 # --------------------------------------------------------------------------- the simulator

@@ -18,22 +18,17 @@ from typing import Any
 
 from sixtysix.bots.external import match_over
 from sixtysix.bots.seating import bot_seats
+from sixtysix.core.match import play_match
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
 from sixtysix.sim.chunks import ChunkPlan, missing_intervals
 from sixtysix.sim.errors import OutputError
-from sixtysix.sim.output import (
-    Resumed,
-    RowEncoder,
-    RunInfo,
-    bot_label,
-    load_for_resume,
-    open_sink,
-    output_kind,
-    require_pyarrow,
-)
-from sixtysix.sim.simulate import BotSpec, GameResult, Summary, fast_path, play_game, seat_bots
+from sixtysix.sim.games import BotSpec, GameResult, play_game, seat_bots
+from sixtysix.sim.output import Resumed, RowEncoder, open_sink
+from sixtysix.sim.resume import load_for_resume
+from sixtysix.sim.rows import RunInfo, bot_label, output_kind, require_pyarrow
+from sixtysix.sim.simulate import Summary, fast_path
 
 #: Largest seed the Parquet ``seed`` column (int64) holds.
 _INT64_MAX = (1 << 63) - 1
@@ -128,8 +123,6 @@ class MatchJob:
 
 def play_match_chunk(job: MatchJob, start: int, stop: int) -> SimChunk:
     """The matches kernel: ``wins`` counts match wins, the rest totals every deal."""
-    from sixtysix.core.match import play_match
-
     t0 = time.perf_counter()
     c0 = time.process_time()
     summary = Summary(job.variant.seats)

@@ -1,26 +1,5 @@
-"""Simulation output: one row per game, as JSON Lines or Parquet.
-
-A row (format ``sixtysix-sim/1``) holds everything needed to play its game again:
-
-- ``index``: the game's index in the run (its randomness is ``seed.child(("game", index))``);
-- ``variant`` and ``options``: the variant's name and the options that differ from its
-  defaults (an object in JSON Lines, the same object as a JSON string in Parquet);
-- ``seed``: the master seed, or null when the run drew a secure random key;
-- ``path``: the game's path under the master seed, ``game/<index>``;
-- ``key``: the game's own 32-byte key in hex when ``seed`` is null (else null), so that an
-  unseeded game can still be regenerated and replayed;
-- ``seats`` and ``bots``: the number of seats and each seat's bot as ``name`` or
-  ``name:key=value,...``;
-- ``dealer``: the dealer's seat;
-- ``reason``, ``game_points``, ``points``, ``tricks``: the result, as in a replay's ``result``;
-- ``duration``: seconds spent on the game; on the vectorised path, which plays whole batches
-  at once, the batch's time divided by its games;
-- ``faults``: only when a player faulted (the game then ended by forfeit), the list of
-  ``{"seat": S, "kind": K}`` (``kind`` one of :class:`~sixtysix.core.faults.FaultKind`). In
-  JSON Lines the field is absent when there is none, so rows without faults are exactly those
-  of earlier versions; in Parquet it is a column of lists, empty when there is none (read back
-  as a row without the field), and files without the column (written before it existed) are
-  still read and resumed.
+"""Writing a simulation's output file, one row per game (:mod:`sixtysix.sim.rows`), as JSON
+Lines or Parquet.
 
 Rows are written as soon as a chunk of games finishes, so an interrupted run keeps every
 finished game. Within a chunk rows are in index order; with several workers chunks may
@@ -38,108 +17,24 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from sixtysix.sim.errors import OutputError
+from sixtysix.sim.readers import copy_parquet
+from sixtysix.sim.rows import FAULTS, Kind, RunInfo, options_text, parquet_schema
 
 if TYPE_CHECKING:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from sixtysix.sim.simulate import GameResult, Summary
+    from sixtysix.sim.games import GameResult
+    from sixtysix.sim.simulate import Summary
 
-FORMAT = "sixtysix-sim/1"
-FIELDS: tuple[str, ...] = (
-    "index",
-    "variant",
-    "options",
-    "seed",
-    "path",
-    "key",
-    "seats",
-    "bots",
-    "dealer",
-    "reason",
-    "game_points",
-    "points",
-    "tricks",
-    "duration",
-)
-Kind = Literal["jsonl", "parquet"]
-_SUFFIXES: dict[str, Kind] = {
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
 #: Rows buffered before a Parquet row group is written.
 ROW_GROUP = 65_536
-#: The optional field that lists a game's faults (absent from older files).
-FAULTS = "faults"
-
-
-def output_kind(path: str | Path) -> Kind:
-    """JSON Lines or Parquet, by the file's suffix."""
-    kind = _SUFFIXES.get(Path(path).suffix.lower())
-    if kind is None:
-        raise OutputError(
-            f"cannot tell the output format of {str(path)!r}: name it *.jsonl or *.parquet"
-        )
-    return kind
-
-
-def require_pyarrow() -> None:
-    """Fail in one line when Parquet is asked for without pyarrow."""
-    try:
-        import pyarrow
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        raise OutputError(
-            "Parquet output needs pyarrow: pip install 'sixtysix[parquet]' (or use *.jsonl)"
-        ) from None
-
-
-def bot_label(name: str, params: Mapping[str, str]) -> str:
-    """A bot as ``--bots`` names it: ``random`` or ``random:seed=3``."""
-    if not params:
-        return name
-    return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(params.items()))
-
-
-def options_text(options: Mapping[str, object]) -> str:
-    """The canonical JSON text of a row's options (Parquet's ``options`` column)."""
-    return json.dumps(dict(options), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-@dataclass(frozen=True)
-class RunInfo:
-    """What every row of one run repeats; checked when a file is resumed."""
-
-    variant: str
-    options: Mapping[str, object]
-    seed: int | None
-    bots: tuple[str, ...]
-
-    @property
-    def seats(self) -> int:
-        return len(self.bots)
-
-    def mismatch(self, row: Mapping[str, Any]) -> str | None:
-        """Why ``row`` belongs to another run (None when it belongs to this one)."""
-        if row["variant"] != self.variant:
-            return f"variant {row['variant']!r}, not {self.variant!r}"
-        if dict(row["options"]) != dict(self.options):
-            return f"options {options_text(row['options'])}, not {options_text(self.options)}"
-        if row["seed"] != self.seed:
-            theirs = "no seed" if row["seed"] is None else f"--seed {row['seed']}"
-            ours = "no seed" if self.seed is None else f"--seed {self.seed}"
-            return f"{theirs}, not {ours}"
-        if tuple(row["bots"]) != self.bots:
-            return f"bots {','.join(row['bots'])}, not {','.join(self.bots)}"
-        return None
 
 
 # --------------------------------------------------------------------------- encoding (workers)
@@ -204,7 +99,7 @@ class RowEncoder:
         durations: Sequence[float],
         keys: Sequence[str | None],
     ) -> pa.RecordBatch:
-        import pyarrow as pa
+        import pyarrow as pa  # the parquet extra
 
         n = len(results)
         columns: dict[str, Any] = {
@@ -232,47 +127,6 @@ def _jsonl_faults(faults: Sequence[tuple[int, str]]) -> str:
     if not faults:
         return ""
     return ',"faults":' + _compact([{"seat": s, "kind": k} for s, k in faults])
-
-
-def faults_type() -> pa.DataType:
-    import pyarrow as pa
-
-    return pa.list_(pa.struct([("seat", pa.int64()), ("kind", pa.string())]))
-
-
-def with_faults(table: pa.Table) -> pa.Table:
-    """``table`` with a ``faults`` column (empty lists for a file written before it existed)."""
-    import pyarrow as pa
-
-    if FAULTS in table.column_names:
-        return table
-    return table.append_column(FAULTS, pa.array([[]] * table.num_rows, type=faults_type()))
-
-
-def parquet_schema() -> pa.Schema:
-    import pyarrow as pa
-
-    ints = pa.list_(pa.int64())
-    return pa.schema(
-        [
-            ("index", pa.int64()),
-            ("variant", pa.string()),
-            ("options", pa.string()),
-            ("seed", pa.int64()),
-            ("path", pa.string()),
-            ("key", pa.string()),
-            ("seats", pa.int64()),
-            ("bots", pa.list_(pa.string())),
-            ("dealer", pa.int64()),
-            ("reason", pa.string()),
-            ("game_points", ints),
-            ("points", ints),
-            ("tricks", ints),
-            ("duration", pa.float64()),
-            (FAULTS, faults_type()),
-        ],
-        metadata={"format": FORMAT},
-    )
 
 
 # --------------------------------------------------------------------------- writing (main)
@@ -316,21 +170,19 @@ class ParquetSink:
             self._open()
 
     def _open(self) -> pq.ParquetWriter:
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # the parquet extra
 
         try:
             writer = pq.ParquetWriter(self.partial, parquet_schema())
         except OSError as exc:
             raise OutputError(f"cannot write {self.partial}: {exc}") from None
         if self._keep:
-            from sixtysix.sim.readers import copy_parquet
-
             copy_parquet(self.path, writer, ROW_GROUP)
         self._writer = writer
         return writer
 
     def write(self, payload: object) -> None:
-        import pyarrow as pa
+        import pyarrow as pa  # the parquet extra
 
         assert isinstance(payload, pa.RecordBatch)
         self._buffer.append(payload)
@@ -341,7 +193,7 @@ class ParquetSink:
     def _flush(self, whole_groups: bool = False) -> None:
         """Write the buffered rows; with ``whole_groups`` only full row groups, keeping the rest
         buffered, so that every row group but the last holds exactly :data:`ROW_GROUP` rows."""
-        import pyarrow as pa
+        import pyarrow as pa  # the parquet extra
 
         if not self._buffer:
             return
@@ -365,62 +217,6 @@ class ParquetSink:
 Sink = JsonlSink | ParquetSink
 
 
-# --------------------------------------------------------------------------- reading
-
-
-def check_row(row: object, where: str) -> dict[str, Any]:
-    """A row with every field of the right type, else an :class:`OutputError` naming it."""
-    if not isinstance(row, dict):
-        raise OutputError(f"{where}: a row must be a JSON object")
-    missing = [f for f in FIELDS if f not in row]
-    if missing:
-        raise OutputError(f"{where}: not a sixtysix simulation row (no {', '.join(missing)})")
-
-    def is_int(x: object) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    seats = row["seats"]
-    if not is_int(seats) or seats < 1:
-        raise OutputError(f"{where}: 'seats' must be a positive integer")
-    if not is_int(row["index"]) or row["index"] < 0:
-        raise OutputError(f"{where}: 'index' must be a game index (0 or more)")
-    for name in ("game_points", "points", "tricks"):
-        value = row[name]
-        if not isinstance(value, list) or len(value) != seats or not all(map(is_int, value)):
-            raise OutputError(f"{where}: '{name}' must list {seats} integers")
-    bots = row["bots"]
-    if (
-        not isinstance(bots, list)
-        or len(bots) != seats
-        or not all(isinstance(b, str) for b in bots)
-    ):
-        raise OutputError(f"{where}: 'bots' must list {seats} bot names")
-    if not isinstance(row["options"], dict):
-        raise OutputError(f"{where}: 'options' must be an object")
-    if row["seed"] is not None and not is_int(row["seed"]):
-        raise OutputError(f"{where}: 'seed' must be an integer or null")
-    key = row["key"]
-    if key is not None and (not isinstance(key, str) or len(key) != 64):
-        raise OutputError(f"{where}: 'key' must be 64 hex digits or null")
-    if row["seed"] is None and key is None:
-        raise OutputError(f"{where}: a row without a seed needs its 'key'")
-    for name in ("variant", "reason"):
-        if not isinstance(row[name], str):
-            raise OutputError(f"{where}: '{name}' must be a string")
-    if not is_int(row["dealer"]):
-        raise OutputError(f"{where}: 'dealer' must be a seat number")
-    faults = row.get(FAULTS, [])
-    if not isinstance(faults, list) or not all(
-        isinstance(f, dict)
-        and is_int(f.get("seat"))
-        and 0 <= f["seat"] < seats
-        and isinstance(f.get("kind"), str)
-        for f in faults
-    ):
-        raise OutputError(f"{where}: 'faults' must list {{seat, kind}} objects")
-    return row
-
-
 # --------------------------------------------------------------------------- resuming
 
 
@@ -433,13 +229,6 @@ class Resumed:
     summary: Summary
     #: Bytes of an incomplete last line dropped from a JSON Lines file.
     dropped_bytes: int = 0
-
-
-def load_for_resume(path: Path, info: RunInfo, total: int, summary: Summary) -> Resumed:
-    """What ``path`` holds, checked to be of this run (see :mod:`sixtysix.sim.resume`)."""
-    from sixtysix.sim.resume import load_for_resume as load
-
-    return load(path, info, total, summary)
 
 
 def open_sink(path: Path, kind: Kind, resumed: Resumed | None) -> Sink:

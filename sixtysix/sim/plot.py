@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def _figure_class() -> type:
     try:
-        from matplotlib.figure import Figure
+        from matplotlib.figure import Figure  # the plot extra
     except ImportError:
         raise OutputError("--plot needs matplotlib: pip install 'sixtysix[plot]'") from None
     return Figure

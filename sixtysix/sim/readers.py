@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from sixtysix.sim.errors import OutputError
-from sixtysix.sim.output import FAULTS, FIELDS, check_row, output_kind, require_pyarrow, with_faults
+from sixtysix.sim.rows import FAULTS, FIELDS, check_row, output_kind, require_pyarrow, with_faults
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -214,7 +214,7 @@ def find_jsonl_row(path: Path, index: int) -> dict[str, Any]:
 
 
 def _arrow_errors() -> tuple[type[BaseException], ...]:
-    import pyarrow as pa
+    import pyarrow as pa  # the parquet extra
 
     return (OSError, ValueError, pa.ArrowException)
 
@@ -230,7 +230,7 @@ def open_parquet(path: Path, read_dictionary: Sequence[str] | None = None) -> pq
     ``read_dictionary`` names leaf columns to read as dictionaries."""
     _exists(path)
     require_pyarrow()
-    import pyarrow.parquet as pq
+    import pyarrow.parquet as pq  # the parquet extra
 
     try:
         pf = pq.ParquetFile(path, read_dictionary=read_dictionary)
@@ -328,7 +328,7 @@ def groups_that_may_hold(pf: pq.ParquetFile, index: int) -> list[int]:
 
 def find_parquet_row(path: Path, index: int) -> dict[str, Any]:
     """Game ``index`` of a Parquet file, reading only the row groups that may hold it."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # the parquet extra
 
     pf = open_parquet(path)
     md = pf.metadata
@@ -359,7 +359,7 @@ def _parquet_row_at(
 
 def copy_parquet(path: Path, writer: pq.ParquetWriter, row_group: int) -> None:
     """Append every row of ``path`` to ``writer`` a batch at a time (a resumed run's rows)."""
-    import pyarrow as pa
+    import pyarrow as pa  # the parquet extra
 
     schema = writer.schema
     pf = open_parquet(path)

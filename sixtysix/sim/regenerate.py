@@ -22,8 +22,8 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.turn import Fault
 from sixtysix.plugins.manager import Registry
 from sixtysix.sim.errors import OutputError
+from sixtysix.sim.games import BotSpec, play_one
 from sixtysix.sim.readers import find_row
-from sixtysix.sim.simulate import BotSpec, play_one
 
 
 def game_seed(row: Mapping[str, Any]) -> Seed:

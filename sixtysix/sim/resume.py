@@ -20,16 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sixtysix.sim.errors import OutputError
-from sixtysix.sim.output import (
-    FAULTS,
-    FIELDS,
-    Resumed,
-    RowEncoder,
-    RunInfo,
-    options_text,
-    output_kind,
-    parquet_schema,
-)
+from sixtysix.sim.output import Resumed, RowEncoder
 from sixtysix.sim.readers import (
     jsonl_blocks,
     open_parquet,
@@ -38,6 +29,7 @@ from sixtysix.sim.readers import (
     parse_line,
     row_columns,
 )
+from sixtysix.sim.rows import FAULTS, FIELDS, RunInfo, options_text, output_kind, parquet_schema
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -115,8 +107,8 @@ class Finished:
 
 def _distinct(column: pa.Array) -> list[Any]:
     """The distinct values of a column (of a dictionary column, those its rows use)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # the parquet extra
+    import pyarrow.compute as pc  # the parquet extra
 
     if isinstance(column.type, pa.DictionaryType):
         return list(column.dictionary.take(pc.unique(column.indices)).to_pylist())
@@ -158,8 +150,8 @@ def _proven(group: pq.RowGroupMetaData, info: RunInfo) -> set[str]:
 
 def _bots_of_this_run(bots: pa.Array, info: RunInfo) -> bool:
     """Whether every row lists exactly this run's bots, seat by seat."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # the parquet extra
+    import pyarrow.compute as pc  # the parquet extra
 
     seats = info.seats
     flat = pc.list_flatten(bots)
@@ -176,7 +168,7 @@ def _bots_of_this_run(bots: pa.Array, info: RunInfo) -> bool:
 def _plain_batch(batch: pa.RecordBatch, info: RunInfo) -> bool:
     """Whether every row of ``batch`` would pass the row checks and belongs to this run (the
     columns left out of the batch were proven by the statistics)."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # the parquet extra
 
     present = set(batch.schema.names)
     if any(batch[c].null_count for c in _REQUIRED if c in present):
@@ -211,7 +203,7 @@ def _plain_batch(batch: pa.RecordBatch, info: RunInfo) -> bool:
 
 def _runs(index: pa.Array) -> list[tuple[int, int]]:
     """The indices of a batch as half-open ranges of consecutive values, in batch order."""
-    import pyarrow.compute as pc
+    import pyarrow.compute as pc  # the parquet extra
 
     n = len(index)
     breaks = pc.indices_nonzero(pc.fill_null(pc.not_equal(pc.pairwise_diff(index), 1), False))
@@ -223,8 +215,8 @@ def _runs(index: pa.Array) -> list[tuple[int, int]]:
 
 def _take_batch(found: Finished, batch: pa.RecordBatch) -> bool:
     """Add a plain batch column by column; False (nothing added) if it needs the row checks."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    import pyarrow as pa  # the parquet extra
+    import pyarrow.compute as pc  # the parquet extra
 
     if not batch.num_rows:
         return True

@@ -38,7 +38,7 @@ from sixtysix.core.variant import Variant
 from sixtysix.sim.backends import Backend, StopFlag
 from sixtysix.sim.chunks import ChunkPlan
 from sixtysix.sim.errors import SimulationError
-from sixtysix.sim.simulate import BotSpec, play_setup
+from sixtysix.sim.games import BotSpec, play_setup
 from sixtysix.sim.stats import Estimate, PairTable, bootstrap_ratings, mean_interval, wilson
 
 

@@ -39,6 +39,7 @@ from websockets.uri import parse_uri
 
 from sixtysix.core.errors import SixtySixError
 from sixtysix.i18n import Translator
+from sixtysix.play.review import call_analyser, load_analyser
 from sixtysix.protocol.messages import Message
 from sixtysix.table import tokens
 from sixtysix.table.defaults import DEFAULT_RECONNECT_TIME, DEFAULT_SERVER
@@ -545,8 +546,6 @@ def ws_reason(exc: ConnectionClosed | None) -> str:
 
 
 def _hint_values(view: Any, table: RemoteTable) -> list[tuple[int, float]] | None:
-    from sixtysix.play.review import call_analyser, load_analyser
-
     analyser = load_analyser()
     if analyser is None:
         return None

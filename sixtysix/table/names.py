@@ -119,7 +119,7 @@ def homoglyphs() -> dict[str, frozenset[str]]:
 
     ``confusable-homoglyphs`` added each line ``source -> prototype`` of confusables.txt both
     ways, so a source's set is its prototype and a prototype's set is all its sources."""
-    from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]
+    from confusable_homoglyphs.confusables import (  # type: ignore[import-untyped]  # start-up
         confusables_data,
     )
 

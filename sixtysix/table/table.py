@@ -40,11 +40,10 @@ from sixtysix.bots.external import Deadlines, ExecBot
 from sixtysix.bots.external import match_over as tell_match_over
 from sixtysix.bots.seating import deal_notice
 from sixtysix.core.cards import cards_of
-from sixtysix.core.errors import RecordError
 from sixtysix.core.faults import FaultKind
 from sixtysix.core.match import take_turn
-from sixtysix.core.records import DealRecord, Forfeit, RawRecord, Record
-from sixtysix.core.replay import apply_forfeit
+from sixtysix.core.match_state import MatchFacts, MatchState
+from sixtysix.core.records import Forfeit, RawRecord
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -72,7 +71,7 @@ from sixtysix.table.wire import WireError
 __all__ = ["Config", "Out", "StandingsBook", "Table"]
 
 
-class Table:
+class Table(MatchFacts):
     """A table: seats, the match and what each seat is told."""
 
     def __init__(
@@ -116,13 +115,9 @@ class Table:
         self.names: list[str | None] = list(names) if names is not None else [None] * n
         self.left: list[bool] = list(left) if left is not None else [False] * n
         self.connected = [False] * n
-        self.record = Record(self.variant.name, self.variant.options.diff(), config.seed)
-        self.totals = [0] * n
-        self.completed = 0
-        self.state: DealState | None = None
-        self.dealer = self.variant.first_dealer(self.seed)
+        #: The match: its deals, record, totals, dealer and winners.
+        self.match = MatchState(self.variant, self.seed)
         self.finished = False
-        self.winners: list[int] = []
         self.move_deadline: float | None = None
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
@@ -139,7 +134,7 @@ class Table:
             if gone and self.kinds[seat] == "human":
                 self._stand_in(seat)
         if record is not None:
-            self._restore(record, forfeits or {})
+            self.match = self._restored(record, forfeits or {})
 
     # ------------------------------------------------------------------ facts
 
@@ -150,6 +145,20 @@ class Table:
     @property
     def n(self) -> int:
         return self.variant.seats
+
+    @property
+    def winners(self) -> list[int]:
+        return self.match.winners
+
+    @property
+    def state(self) -> DealState | None:
+        """The deal being played (None before the first, and once the match has ended)."""
+        return None if self.finished else self.match.deal
+
+    @property
+    def _last_state(self) -> DealState | None:
+        """The deal a finished table shows: the one the match ended in."""
+        return self.match.deal if self.match.deal is not None else self.match.last
 
     @property
     def started(self) -> bool:
@@ -408,7 +417,7 @@ class Table:
             return None
         action, fault = take_turn(state, question.seat, lambda _view: answer())
         if fault is not None:
-            self.record.deals[-1].forfeit = Forfeit(fault.seat, fault.kind)
+            self.match.note_forfeit(fault.seat, fault.kind)
         return self._after(question.seat, action)
 
     def close_programs(self) -> None:
@@ -439,8 +448,7 @@ class Table:
                 "no_undo", "that move cannot be taken back without giving away unseen cards"
             )
         self.undos[number] = count + 1
-        self.state = fresh
-        self.record.deals[-1] = DealRecord(fresh.setup, fresh.history)
+        self.match.retake(fresh)
         view = fresh.view(seat)
         return [(seat, wire.update(view)), *self._ask({seat: view})]
 
@@ -453,11 +461,8 @@ class Table:
         return self._deal()
 
     def _deal(self) -> Out:
-        number = len(self.record.deals)
-        setup = self.variant.deal(self.seed, ("deal", number), self.dealer)
-        state = self.variant.new_deal(setup)
-        self.record.deals.append(DealRecord(setup, state.history))
-        self.state = state
+        number = self.match.dealt
+        state = self.match.next_deal()
         out: Out = []
         views = {s: state.view(s) for s in self.humans()}
         for s, view in views.items():
@@ -488,20 +493,16 @@ class Table:
         notice = deal_notice(self.bots)
         if notice is not None:
             notice(state)
-        number = len(self.record.deals)
+        number = self.match.dealt
         result = messages.result_message(number, state.outcome, [_cards(h) for h in state.hands])
         out = self._to_humans(result)
-        for s in range(self.n):
-            self.totals[s] += state.outcome.game_points[s]
-        self.completed += 1
-        winners = self.variant.match_winners(self.totals, self.completed)
-        self._last_state = state
+        self.match.settle()
+        winners = self.match.winners
         if winners:
             for s in self.humans():
                 if self.config.rated and not self.left[s] and self.names[s]:
                     self._record(s, "finished", match_score(self.totals, s))
             return out + self._end(winners)
-        self.dealer = self.variant.next_dealer(state.dealer)
         return out + self._deal()
 
     def _end(self, winners: list[int]) -> Out:
@@ -509,12 +510,8 @@ class Table:
         self.finished_at = self.clock()
         if self.finished_wall is None:
             self.finished_wall = time.time()
-        self.winners = list(winners)
         self.move_deadline = None
         self.drops.clear()
-        if self.state is not None:
-            self._last_state = self.state
-        self.state = None
         tell_match_over(self.bots, self.totals, winners)
         return self._to_humans(messages.match_over_message(self.totals, winners))
 
@@ -566,54 +563,19 @@ class Table:
 
     # ------------------------------------------------------------------ restart
 
-    _last_state: DealState | None = None
-
-    def _restore(self, raw: RawRecord, old_forfeits: dict[int, int]) -> None:
-        """Play the record's actions again (each checked), each deal's forfeit after them.
-
-        ``old_forfeits`` is the map an old table file kept beside its record; it said no kind
-        of fault, so such a forfeit is recorded as ``crash`` (the kind of any other failure).
-        """
-        for i, deal in enumerate(raw.deals):
-            setup = deal.setup
-            try:
-                setup.validate(self.variant.rules)
-            except RecordError as exc:
-                raise RecordError(f"deal {i + 1}: {exc}") from None
-            state = self.variant.new_deal(setup)
-            for seat, text in deal.actions:
-                legal = state.legal_actions()
-                try:
-                    action = messages.check_action({"type": "action", "action": text}, legal)
-                except (IllegalAnswer, ProtocolError) as exc:
-                    raise RecordError(f"deal {i + 1}: seat {seat}: {exc}") from None
-                if state.is_over or seat != state.to_act:
-                    raise RecordError(f"deal {i + 1}: seat {seat} is not to act")
-                state.apply_legal(action)
-            fault = deal.forfeit
-            if fault is None and i in old_forfeits and not state.is_over:
-                fault = Forfeit(old_forfeits[i], FaultKind.CRASH)
-            if fault is not None:
-                apply_forfeit(state, fault, f"deal {i + 1}")
-            self.record.deals.append(DealRecord(setup, state.history, fault))
-            self.dealer = state.dealer
-            if state.outcome is None:
-                self.state = state
-                continue
-            self._last_state = state
-            for s in range(self.n):
-                self.totals[s] += state.outcome.game_points[s]
-            self.completed += 1
-        if self.state is None and self.record.deals and not self.finished:
-            self.dealer = self.variant.next_dealer(self.dealer)
-        self.winners = self.variant.match_winners(self.totals, self.completed) or []
+    def _restored(self, raw: RawRecord, old_forfeits: dict[int, int]) -> MatchState:
+        """The match of the table's record, every action checked as it is played again
+        (:meth:`MatchState.restore`). ``old_forfeits`` is the map an old table file kept beside
+        its record; it said no kind of fault, so such a forfeit is recorded as ``crash`` (the
+        kind of any other failure)."""
+        for i, seat in old_forfeits.items():
+            if 0 <= i < len(raw.deals) and raw.deals[i].forfeit is None:
+                raw.deals[i].forfeit = Forfeit(seat, FaultKind.CRASH)
+        return MatchState.restore(self.variant, raw, self.seed)
 
     def finish_restored(self) -> None:
         """A finished match's file, read back so that the listing still shows it; nobody
         plays at it again."""
-        if self.state is not None:
-            self._last_state = self.state
-        self.state = None
         self.finished = True
         wall = self.finished_wall if self.finished_wall is not None else time.time()
         self.finished_wall = wall

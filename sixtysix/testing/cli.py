@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from click.testing import CliRunner, Result
 
+from sixtysix.cli import cli
 from sixtysix.plugins import manager
 from sixtysix.plugins.manager import Registry, build_registry
 
@@ -33,7 +34,5 @@ def using_registry(registry: Registry) -> Iterator[Registry]:
 
 def invoke_cli(args: Sequence[str], *plugins: object, input: str | None = None) -> Result:
     """``sixtysix ARGS`` through Click's runner, with ``plugins`` registered."""
-    from sixtysix.cli import cli
-
     with using_registry(registry_with(*plugins)):
         return CliRunner().invoke(cli, list(args), input=input)

@@ -11,27 +11,25 @@ from __future__ import annotations
 
 from sixtysix.bots import compiled
 from sixtysix.bots.base import Bot
-from sixtysix.bots.solver import Solver, deal_value, fast_copy
+from sixtysix.bots.players.random_bot import RandomBot
+from sixtysix.bots.search.solver import Solver, deal_value, fast_copy
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
-from sixtysix.testing.play import MAX_STEPS, fail, play_random, random_deal
-from sixtysix.testing.variant_checks import describe
+from sixtysix.sim.games import play_game
+from sixtysix.sim.simulate import fast_path
+from sixtysix.testing.play import MAX_STEPS, describe, fail, play_random, random_deal
 
 #: Cards per hand at most in an endgame the generic search solves for comparison.
 ENDGAME_CARDS = 4
 
 
 def _random_bots(variant: Variant) -> list[tuple[type[Bot], dict[str, str]]]:
-    from sixtysix.bots.random_bot import RandomBot
-
     return [(RandomBot, {}) for _ in range(variant.seats)]
 
 
 def fast_simulation_applies(variant: Variant) -> bool:
     """Whether the simulator plays ``variant``'s random games on its vectorised path."""
-    from sixtysix.sim.simulate import fast_path
-
     return fast_path(variant, _random_bots(variant)) is not None
 
 
@@ -42,8 +40,6 @@ def compiled_search_applies(variant: Variant) -> bool:
 
 def check_fast_simulation(variant: Variant, seed: Seed, games: int = 64) -> None:
     """The vectorised simulator plays exactly the generic engine's games, one by one."""
-    from sixtysix.sim.simulate import fast_path, play_game
-
     bots = _random_bots(variant)
     batch = fast_path(variant, bots)
     if batch is None:

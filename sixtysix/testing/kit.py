@@ -26,6 +26,10 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.testing import bot_checks, fast_checks, variant_checks
 from sixtysix.testing.play import ConformanceError
+from sixtysix.variants.schnapsen import Schnapsen
+from sixtysix.variants.sixtysix import SixtySix
+from sixtysix.variants.sixtysix_3 import SixtySix3
+from sixtysix.variants.sixtysix_4 import SixtySix4
 
 Config = Mapping[str, object]
 
@@ -225,11 +229,6 @@ class BotKit:
 
 def builtin_variants() -> list[Variant]:
     """One default-configured instance of every built-in variant."""
-    from sixtysix.variants.schnapsen import Schnapsen
-    from sixtysix.variants.sixtysix import SixtySix
-    from sixtysix.variants.sixtysix_3 import SixtySix3
-    from sixtysix.variants.sixtysix_4 import SixtySix4
-
     return [SixtySix(), Schnapsen(), SixtySix3(), SixtySix4()]
 
 

@@ -27,6 +27,13 @@ def fail(message: str) -> ConformanceError:
     return ConformanceError(message)
 
 
+def describe(variant: Variant) -> str:
+    """A variant as a failing check names it: its name and the options that differ."""
+    diff = variant.options.diff()
+    shown = ", ".join(f"{k}={v}" for k, v in diff.items()) or "defaults"
+    return f"{variant.name} ({shown})"
+
+
 def random_deal(variant: Variant, seed: Seed, number: int) -> DealState:
     """Deal ``number`` of a check: the dealer and the cards drawn from ``seed``."""
     dealer = seed.words(("dealer", number), 1)[0] % variant.seats

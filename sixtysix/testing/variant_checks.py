@@ -15,6 +15,7 @@ import json
 from enum import Enum
 
 from sixtysix.bots.base import Bot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
 from sixtysix.core.cards import mask_of, mask_points
 from sixtysix.core.deal import DealSetup
@@ -30,10 +31,13 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import Registry
+from sixtysix.sim.simulate import iter_chunks, simulate
+from sixtysix.testing.fast_checks import check_fast_simulation
 from sixtysix.testing.play import (
     MAX_STEPS,
     choose,
     consistent_redeal,
+    describe,
     fail,
     hidden_from,
     located,
@@ -45,12 +49,6 @@ from sixtysix.testing.play import (
 def registry_for(cls: type[Variant]) -> Registry:
     """A registry holding only ``cls``, so records replay through the public path."""
     return Registry.holding(cls)
-
-
-def describe(variant: Variant) -> str:
-    diff = variant.options.diff()
-    shown = ", ".join(f"{k}={v}" for k, v in diff.items()) or "defaults"
-    return f"{variant.name} ({shown})"
 
 
 # --------------------------------------------------------------------------- class level
@@ -344,8 +342,6 @@ def check_records(variant: Variant, seed: Seed, deals: int = 10) -> None:
 def check_match(variant: Variant, seed: Seed, matches: int = 2) -> None:
     """Whole matches end by the variant's match format (a total at the target, or the fixed
     number of deals played) and their records replay to the same totals."""
-    from sixtysix.bots.random_bot import RandomBot
-
     registry = registry_for(type(variant))
     for m in range(matches):
         mseed = seed.child(("match", m))
@@ -471,10 +467,6 @@ def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> Non
 
 def check_simulation(variant: Variant, seed: Seed, games: int = 64) -> None:
     """The simulator's paths agree game by game, and its totals add up."""
-    from sixtysix.bots.random_bot import RandomBot
-    from sixtysix.sim.simulate import iter_chunks, simulate
-    from sixtysix.testing.fast_checks import check_fast_simulation
-
     bots: list[tuple[type[Bot], dict[str, str]]] = [(RandomBot, {}) for _ in range(variant.seats)]
     generic = [
         r for chunk in iter_chunks(variant, bots, seed, 0, games, use_fast=False) for r in chunk

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from sixtysix.bots.analysis import ActionValue, AnalysisError, analyse, analyse_position
-from sixtysix.bots.solver import Solver
+from sixtysix.bots.search.solver import Solver
 from sixtysix.core.rng import Seed
 from tests.bots.test_expert import talon_run_out
 from tests.bots.test_sampling import make, redealt

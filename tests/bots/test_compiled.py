@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sixtysix.bots import compiled
-from sixtysix.bots.solver import Solver, deal_value, fast_copy
+from sixtysix.bots.search.solver import Solver, deal_value, fast_copy
 from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
@@ -227,7 +227,7 @@ def test_the_horizon_evaluation_is_the_generic_searchs(
 ) -> None:
     """The compiled search values its horizon with the generic search's fitted evaluation."""
     from sixtysix.bots import _kernels
-    from sixtysix.bots.solver import evaluate
+    from sixtysix.bots.search.solver import evaluate
 
     variant = make(name, options)
     k, w = compiled.knobs(variant), compiled.weights(variant)
@@ -259,7 +259,7 @@ def test_the_horizon_evaluation_is_the_generic_searchs(
 def test_numbers_it_cannot_hold_exactly_go_to_the_generic_search(knobs: dict[str, object]) -> None:
     """int64 positions, and a transposition key with 8 bits per seat's bonus: a rule set
     beyond them is refused, so the expert searches it with the generic solver."""
-    from sixtysix.bots.expert import compiled_search_for
+    from sixtysix.bots.players.expert import compiled_search_for
 
     variant = make("sixtysix", {})
     variant.rules = dataclasses.replace(variant.rules, **knobs)  # type: ignore[arg-type]

@@ -8,7 +8,8 @@ import pytest
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.compiled import available as compiled_available
-from sixtysix.bots.expert import (
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.players.expert import (
     ADVISOR_WEIGHTS,
     EXPERT_BUDGET,
     OPEN_ROLLOUTS,
@@ -24,10 +25,9 @@ from sixtysix.bots.expert import (
     rollout_estimate,
     rule_players,
 )
-from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, decide
-from sixtysix.bots.pimc import Budget, SearchEstimate, estimate
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import Solver, deal_value
+from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, decide
+from sixtysix.bots.search.estimate import Budget, SearchEstimate, estimate
+from sixtysix.bots.search.solver import Solver, deal_value
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
@@ -94,7 +94,7 @@ def test_a_random_opponent_is_read_and_expected_to_play_at_random() -> None:
 def test_a_reasonable_opponent_is_not_read_as_random() -> None:
     # Against the heuristic player (the model itself) the reading stays below the floor:
     # the expert keeps expecting the best reply.
-    from sixtysix.bots.heuristic import HeuristicBot
+    from sixtysix.bots.players.heuristic import HeuristicBot
 
     variant = make("sixtysix", {})
     searched = 0
@@ -176,7 +176,7 @@ def test_ties_in_solved_endgames_go_to_the_opponents_chances_to_err(name: str) -
 def test_once_every_sampled_deal_is_solved_the_search_decides_without_the_margin() -> None:
     # Schnapsen just after a close: the opponent's hand is one of thousands, so the deals are
     # sampled, but each is a five-card endgame the search solves to its end.
-    from sixtysix.bots.heuristic import HeuristicBot
+    from sixtysix.bots.players.heuristic import HeuristicBot
     from sixtysix.core.actions import CLOSE
 
     variant = make("schnapsen", {})
@@ -238,7 +238,7 @@ def test_without_enumeration_the_expert_samples() -> None:
 
 
 def test_the_expert_spends_more_than_pimc_by_default() -> None:
-    from sixtysix.bots.pimc import PimcBot
+    from sixtysix.bots.players.pimc import PimcBot
 
     expert = ExpertBot(0, Seed(0)).budget
     pimc = PimcBot(0, Seed(0)).budget
@@ -348,7 +348,7 @@ WIDER = 0.5
 @pytest.mark.skipif(not compiled_available(), reason="needs numba (the fast extra)")
 @pytest.mark.parametrize("game", ["sixtysix", "schnapsen"])
 def test_the_default_margin_overrules_from_its_own_gap_in_both_games(game: str) -> None:
-    from sixtysix.bots.expert import MARGIN
+    from sixtysix.bots.players.expert import MARGIN
 
     assert 0 < MARGIN < WIDER
     variant = make(game, {})
@@ -413,7 +413,7 @@ def test_rollouts_are_reproducible_and_keep_the_time_cap() -> None:
 
 
 def test_without_the_rollout_player_the_expert_searches(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sixtysix.bots.expert as expert
+    import sixtysix.bots.players.expert as expert
 
     monkeypatch.setattr(expert, "ROLLOUT_PLAYER", None)
     view = opening("sixtysix")
@@ -480,7 +480,7 @@ def test_a_blend_is_the_mean_of_play_outs_and_search() -> None:
 
 @pytest.mark.skipif(not compiled_available(), reason="needs numba")
 def test_the_blend_is_half_and_half_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sixtysix.bots.expert as expert
+    import sixtysix.bots.players.expert as expert
 
     shares: list[float] = []
 
@@ -508,7 +508,7 @@ def test_the_blend_is_half_and_half_unless_told(monkeypatch: pytest.MonkeyPatch)
 def test_a_close_needs_confidence_wherever_the_search_saw_the_cards(
     monkeypatch: pytest.MonkeyPatch, method: str, closes: bool
 ) -> None:
-    import sixtysix.bots.expert as expert
+    import sixtysix.bots.players.expert as expert
     from sixtysix.core.actions import CLOSE
 
     view = opening("schnapsen")
@@ -525,7 +525,7 @@ def test_a_close_needs_confidence_wherever_the_search_saw_the_cards(
 def test_a_close_the_deals_mostly_back_is_taken_only_as_sure_as_told(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sixtysix.bots.expert as expert
+    import sixtysix.bots.players.expert as expert
     from sixtysix.core.actions import CLOSE
 
     view = opening("schnapsen")
@@ -583,7 +583,7 @@ def test_open_play_against_a_random_player_is_searched_expecting_random_replies(
 
 
 def test_more_deals_per_move_with_more_seats_unless_told() -> None:
-    from sixtysix.bots.expert import MANY_SEATS_SAMPLES, TABLE_CALLS
+    from sixtysix.bots.players.expert import MANY_SEATS_SAMPLES, TABLE_CALLS
 
     call = opening("sixtysix-4")
     bot = ExpertBot(call.seat, Seed(0))
@@ -614,7 +614,8 @@ def test_without_numba_the_expert_falls_back_on_rollouts_and_the_generic_search(
     import sys
 
     code = (
-        "from sixtysix.bots import compiled, expert\n"
+        "from sixtysix.bots import compiled\n"
+        "from sixtysix.bots.players import expert\n"
         "from tests.bots.test_expert import opening, talon_run_out\n"
         "from tests.bots.test_sampling import make\n"
         "from sixtysix.core.rng import Seed\n"

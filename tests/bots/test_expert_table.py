@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.inference import TRUST
-from sixtysix.bots.multi_inference import read_table, trump_call_probability, weighted_table_deals
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.table_play import Table, is_call
+from sixtysix.bots.inference.play import TRUST
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.inference.table import read_table, trump_call_probability, weighted_table_deals
+from sixtysix.bots.players.expert import ExpertBot
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.table_play import Table, is_call
 from sixtysix.core.actions import CONCEDE, PARTNER, SOLO, TRUMP, TRUMP_BELOW
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
@@ -226,7 +226,7 @@ def test_a_whole_table_of_experts_plays_to_the_end() -> None:
 
 
 def test_a_given_sample_size_sets_the_calls_too_unless_told() -> None:
-    from sixtysix.bots.expert import TABLE_CALLS
+    from sixtysix.bots.players.expert import TABLE_CALLS
 
     assert ExpertBot(0, Seed(1))._table.calls == TABLE_CALLS
     assert ExpertBot(0, Seed(1), {"samples": "8"})._table.calls == 8
@@ -238,8 +238,8 @@ def test_a_given_sample_size_sets_the_calls_too_unless_told() -> None:
 def test_without_reading_and_with_as_many_deals_a_call_the_expert_values_as_before(
     name: str, moves: int
 ) -> None:
-    from sixtysix.bots.expert import expert_estimate, rollout_policy
-    from sixtysix.bots.pimc import Budget
+    from sixtysix.bots.players.expert import expert_estimate, rollout_policy
+    from sixtysix.bots.search.estimate import Budget
 
     v = make(name, {})
     state = heuristic_play(v, 7, moves)
@@ -293,7 +293,7 @@ def test_endgames_are_solved_up_to_the_endgame_size(name: str) -> None:
 
 
 def test_the_margin_keeps_the_rule_players_move_at_a_table_unless_beaten() -> None:
-    from sixtysix.bots.heuristic import decide
+    from sixtysix.bots.players.heuristic import decide
 
     v = make("sixtysix-3", {})
     changed = 0

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import FULL_DECK, POINTS, mask_of, parse_card
 from sixtysix.core.errors import UnknownBotError
@@ -373,7 +373,7 @@ def test_bad_noise_is_one_clear_error(noise: str) -> None:
 
 def test_registered_as_a_plugin() -> None:
     assert REGISTRY.bot("heuristic") is HeuristicBot
-    assert HeuristicBot.plugin == "sixtysix.bots.heuristic"
+    assert HeuristicBot.plugin == "sixtysix.bots.players.heuristic"
 
 
 # ---------------------------------------------------------------------- the view alone

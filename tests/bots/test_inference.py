@@ -8,14 +8,14 @@ import random
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.inference import (
+from sixtysix.bots.inference.play import (
     TRUST,
     PlayLikelihood,
     chance_of_random,
     read_play,
     resample,
 )
-from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
@@ -91,7 +91,7 @@ def test_resample_keeps_the_count_and_follows_the_weights() -> None:
 
 
 def test_the_expert_reads_the_play_without_losing_legality() -> None:
-    from sixtysix.bots.expert import ExpertBot
+    from sixtysix.bots.players.expert import ExpertBot
 
     variant = make("sixtysix", {})
     state = variant.new_deal(variant.deal(Seed(5), ("i",), 0))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sixtysix.bots.heuristic import HeuristicBot
 from sixtysix.bots.levels import LEVELS, Level, level, resolve_player
+from sixtysix.bots.players.heuristic import HeuristicBot
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant

@@ -14,10 +14,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import sixtysix.plugins.manager as manager
-from sixtysix.bots import views
 from sixtysix.bots.base import Bot, parse_bot_spec
-from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.pimc import Budget, PimcBot, SearchEstimate, estimate
+from sixtysix.bots.inference import views
+from sixtysix.bots.players.expert import ExpertBot
+from sixtysix.bots.players.pimc import PimcBot
+from sixtysix.bots.search.estimate import Budget, SearchEstimate, estimate
 from sixtysix.core.actions import ACTION_NAMES, CLOSE, parse_action
 from sixtysix.core.cards import FULL_DECK, JACK, NINES_MASK
 from sixtysix.core.errors import UnknownBotError
@@ -335,7 +336,7 @@ def test_the_estimate_says_whether_every_deal_was_solved() -> None:
 
 
 def test_a_marriage_that_reaches_66_is_certain_and_chosen() -> None:
-    from sixtysix.bots.pimc import ends_at_once
+    from sixtysix.bots.search.estimate import ends_at_once
     from sixtysix.core.actions import MARRY
 
     variant = make("sixtysix", {})

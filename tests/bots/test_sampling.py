@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from sixtysix.bots.sampling import InconsistentViewError, Sampler, variant_of
+from sixtysix.bots.inference.sampling import InconsistentViewError, Sampler, variant_of
 from sixtysix.core.cards import SUIT_MASK, cards_of, iter_mask, mask_of, parse_card
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError
@@ -410,7 +410,7 @@ def test_an_impossible_view_is_refused_with_a_clear_error() -> None:
 
 def test_the_variant_is_found_without_the_plugin_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     import sixtysix.plugins.manager as manager
-    from sixtysix.bots import views
+    from sixtysix.bots.inference import views
 
     def refuse() -> None:
         raise AssertionError("a bot asked the plugin registry")

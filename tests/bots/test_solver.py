@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sixtysix.bots.solver import (
+from sixtysix.bots.search.solver import (
     EXACT,
     BudgetExhausted,
     Solver,

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from sixtysix.bots import compiled, warm
-from sixtysix.bots.expert import ExpertBot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.expert import ExpertBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
 
@@ -31,7 +31,7 @@ needs_numba = pytest.mark.skipif(
 GAMES = """
 import json, random, sys
 from sixtysix.bots import compiled
-from sixtysix.bots.expert import ExpertBot
+from sixtysix.bots.players.expert import ExpertBot
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from sixtysix.bots.pimc import PimcBot
+from sixtysix.bots.players.pimc import PimcBot
 from sixtysix.cli import cli
 from sixtysix.core.errors import OptionError, UnknownBotError
 from sixtysix.core.options import MAX_INT_OPTION

@@ -95,7 +95,7 @@ def test_the_locale_alone_chooses_clicks_language_too() -> None:
 def test_clicks_catalog_is_compiled_and_round_trips() -> None:
     for lang in LANGUAGES[1:]:
         assert mo_path(lang, CLICK_DOMAIN).read_bytes() == compiled(lang, CLICK_DOMAIN), (
-            "click.mo is stale: run `python -m sixtysix.i18n.build compile`"
+            "click.mo is stale: run `python -m sixtysix.cli.catalogs compile`"
         )
     assert click_text("Show this message and exit.", "tr") == "Bu iletiyi göster ve çık."
     assert click_text("Bu iletiyi göster ve çık.", "en") == "Show this message and exit."

@@ -19,8 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from sixtysix.bots.external import Deadlines, exec_bot_class, players_closed
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.cli import cli
 from sixtysix.core.faults import FORFEIT_POINTS
 from sixtysix.core.rng import Seed

@@ -98,7 +98,7 @@ def test_tutorial_variant_registers_and_passes_the_kit() -> None:
 
 
 def test_tutorial_schwarz_bonus_scores_four() -> None:
-    from sixtysix.bots.random_bot import RandomBot
+    from sixtysix.bots.players.random_bot import RandomBot
 
     cafe = tutorial_module().Cafe
     on, off = cafe(), cafe(cafe.options_class.build({"schwarz_bonus": False}))

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.core.cards import mask_of, parse_card
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState

@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import Action
 from sixtysix.core.cards import iter_mask, mask_of
 from sixtysix.core.deal import DealSetup

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import ACTIONS, CLOSE, Action, parse_action
 from sixtysix.core.answers import canonical_action
 from sixtysix.core.cards import CARDS

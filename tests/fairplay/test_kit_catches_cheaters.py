@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry

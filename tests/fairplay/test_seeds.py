@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.match import play_match
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant

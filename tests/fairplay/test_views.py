@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import Action
 from sixtysix.core.cards import CARDS, Card
 from sixtysix.core.deal import DealSetup

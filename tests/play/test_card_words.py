@@ -8,7 +8,6 @@ from rich.console import Console
 
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS, PARTNER, parse_action
 from sixtysix.core.cards import Card, parse_card
-from sixtysix.core.records import DealRecord
 from sixtysix.core.state import Phase
 from sixtysix.i18n import Translator
 from sixtysix.play.card_words import CardWordProblem, read_card
@@ -168,8 +167,7 @@ def test_help_lists_allowed_cards_in_the_hands_order() -> None:
     state = deal(v, ["9C AS KH TS QH JC", "AC TC KC QC JD 9D"], trump_card="9H", dealer=1)
     screen = RecordingScreen()
     session = make_session(v, ScriptedInput(["?", "quit"]), screen, lang="en")
-    session.state = state
-    session.record.deals.append(DealRecord(state.setup, state.history))
+    session.match.next_deal(state.setup)  # the hand-built deal, as the match's first
     session.run()
     line = next(x for x in screen.text.splitlines() if x.startswith("Allowed now:"))
     # Trumps (hearts) first, then clubs, then spades; high to low within a suit.

@@ -12,15 +12,10 @@ from click.testing import CliRunner
 pytest.importorskip("babel")
 
 from sixtysix.cli import cli
-from sixtysix.cli.localized import (
-    LocalizedCommand,
-    LocalizedGroup,
-    help_paragraphs,
-    help_texts,
-    localized_commands,
-)
+from sixtysix.cli.catalogs import extract, help_texts, localized_commands
+from sixtysix.cli.localized import LocalizedCommand, LocalizedGroup, help_paragraphs
 from sixtysix.i18n import LANGUAGES, LOCALE_DIR, Translator, default_language
-from sixtysix.i18n.build import compiled, extract, mo_path, read_catalog
+from sixtysix.i18n.build import compiled, mo_path, read_catalog
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
@@ -33,7 +28,7 @@ def test_every_message_of_the_code_and_the_variants_has_a_turkish_translation() 
         if m.id and not (catalog.get(m.id, m.context) and catalog.get(m.id, m.context).string)
     ]
     assert not missing, (
-        f"{len(missing)} messages lack Turkish (run `python -m sixtysix.i18n.build update`,"
+        f"{len(missing)} messages lack Turkish (run `python -m sixtysix.cli.catalogs update`,"
         f" translate the .po, then `compile`): {missing[:5]}"
     )
 
@@ -54,7 +49,7 @@ def test_no_empty_or_fuzzy_translation_and_placeholders_kept() -> None:
 def test_shipped_mo_files_are_up_to_date_with_the_po_files() -> None:
     for lang in LANGUAGES[1:]:
         assert mo_path(lang).read_bytes() == compiled(lang), (
-            f"{mo_path(lang)} is stale: run `python -m sixtysix.i18n.build compile`"
+            f"{mo_path(lang)} is stale: run `python -m sixtysix.cli.catalogs compile`"
         )
         # and gettext reads it
         t = gettext.translation("sixtysix", localedir=LOCALE_DIR, languages=[lang])

@@ -20,11 +20,12 @@ from click.testing import CliRunner
 
 from sixtysix.cli import COMMANDS as CLI_COMMANDS
 from sixtysix.cli import cli
+from sixtysix.cli.catalogs import extract
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
-from sixtysix.i18n.build import extract, read_catalog
+from sixtysix.i18n.build import read_catalog
 from sixtysix.play.render import hand_order
 from sixtysix.play.session import Ending
 from tests.play.conftest import make_session, make_variant

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import Action
 from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl, hookspecs

@@ -207,7 +207,7 @@ def test_cli_plugins_json_attributes_registrations(runner: CliRunner) -> None:
     rows = {row["name"]: row for row in data["plugins"]}
     assert rows["sixtysix.variants.sixtysix"]["variants"] == ["sixtysix"]
     assert rows["sixtysix.variants.sixtysix"]["builtin"] is True
-    assert rows["sixtysix.bots.random_bot"]["bots"] == ["random"]
+    assert rows["sixtysix.bots.players.random_bot"]["bots"] == ["random"]
     assert rows["good_plugin"] == {
         "name": "good_plugin",
         "package": None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sixtysix.bots.views import variant_of
+from sixtysix.bots.inference.views import variant_of
 from sixtysix.core.errors import OptionError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.cli import cli
 from sixtysix.core.match import play_match
 from sixtysix.core.rng import Seed

@@ -8,8 +8,8 @@ from typing import ClassVar
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import CLOSE, Action
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View

@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, Outcome, Reason

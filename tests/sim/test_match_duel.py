@@ -7,8 +7,8 @@ import math
 import pytest
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import HeuristicBot
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.heuristic import HeuristicBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import Action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.outcome import Outcome, Reason

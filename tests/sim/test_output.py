@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.records import parse_record
 from sixtysix.core.replay import replay
 from sixtysix.core.rng import Seed
@@ -15,9 +15,9 @@ from sixtysix.plugins.manager import Registry
 from sixtysix.sim.backends import LocalBackend, StopFlag
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.jobs import RunReport, SimJob, run_simulation
-from sixtysix.sim.output import FIELDS
 from sixtysix.sim.readers import find_row, read_rows
 from sixtysix.sim.regenerate import row_record
+from sixtysix.sim.rows import FIELDS
 from sixtysix.sim.simulate import BotSpec
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix

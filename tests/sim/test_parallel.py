@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import Registry
 from sixtysix.sim.backends import BoundPool, LocalBackend, StopFlag, _pool_context

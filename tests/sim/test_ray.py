@@ -11,7 +11,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.cli import cli
 from sixtysix.core.rng import Seed
 from sixtysix.sim.backends import LocalBackend, RayBackend, StopFlag

@@ -12,16 +12,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.cli import cli
 from sixtysix.core.rng import Seed
 from sixtysix.sim import output, readers, resume
 from sixtysix.sim.backends import LocalBackend, StopFlag
 from sixtysix.sim.errors import OutputError
 from sixtysix.sim.jobs import RunReport, SimJob, run_simulation
-from sixtysix.sim.output import RunInfo, parquet_schema
 from sixtysix.sim.readers import find_row, read_rows
 from sixtysix.sim.resume import load_for_resume
+from sixtysix.sim.rows import FAULTS, FIELDS, RunInfo, parquet_schema
 from sixtysix.sim.simulate import BotSpec, Summary
 from sixtysix.variants.sixtysix import SixtySix
 
@@ -398,4 +398,4 @@ def test_broken_parquet_files_give_one_line_and_status_2(full: Path, tmp_path: P
 
 
 def test_parquet_schema_is_the_fields_then_the_faults() -> None:
-    assert parquet_schema().names == [*output.FIELDS, output.FAULTS]
+    assert parquet_schema().names == [*FIELDS, FAULTS]

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.sim.backends import LocalBackend, StopFlag
 from sixtysix.sim.errors import SimulationError

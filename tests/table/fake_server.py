@@ -21,7 +21,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import cards_of
 from sixtysix.core.rng import Seed

@@ -19,7 +19,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import sixtysix.variants.sixtysix_3 as sixtysix_3_module
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import ACTION_NAMES, CONCEDE, MARRY, NUM_ACTIONS, parse_action
 from sixtysix.core.cards import (
     CARDS,

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sixtysix.bots.heuristic import decide
-from sixtysix.bots.random_bot import RandomBot
-from sixtysix.bots.solver import Solver
+from sixtysix.bots.players.heuristic import decide
+from sixtysix.bots.players.random_bot import RandomBot
+from sixtysix.bots.search.solver import Solver
 from sixtysix.core.actions import CLOSE, EXCHANGE, NUM_CARDS
 from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import IllegalActionError
@@ -220,7 +220,7 @@ def test_the_heuristic_exchanges_as_follower() -> None:
 def test_samples_keep_the_followers_exchange() -> None:
     """The expert's imagined deals: the turn-up taken by the follower stays in his hand, and
     every sample replays the public history, the follower's exchange included."""
-    from sixtysix.bots.sampling import Sampler
+    from sixtysix.bots.inference.sampling import Sampler
 
     st = later_nine(**ANYTIME)
     act(st, "exchange")
@@ -241,7 +241,7 @@ def test_the_search_values_a_followers_exchange() -> None:
 
 
 def test_the_expert_plays_a_deal_with_the_option() -> None:
-    from sixtysix.bots.expert import ExpertBot, compiled_search_for
+    from sixtysix.bots.players.expert import ExpertBot, compiled_search_for
 
     variant = v66(**ANYTIME)
     assert compiled_search_for(variant) is None  # the compiled search refuses these rules

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from sixtysix.bots import compiled
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import EndCode, EndKind
 from sixtysix.core.rng import Seed, child_keys, keys_bytes
@@ -106,7 +106,7 @@ def test_the_compiled_search_has_narrower_sets() -> None:
 
 def test_one_end_code_per_end_kind() -> None:
     """The fast paths' integer end kinds are EndCode's, one for each EndKind."""
-    from sixtysix.bots.compiled import CARDS_OUT, FALSE_CLAIM, REACHED, RUNNING
+    from sixtysix.bots._layout import CARDS_OUT, FALSE_CLAIM, REACHED, RUNNING
 
     assert [code.kind for code in EndCode if code != EndCode.RUNNING] == list(EndKind)
     assert (RUNNING, REACHED, FALSE_CLAIM, CARDS_OUT) == (

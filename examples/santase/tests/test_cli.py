@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sixtysix.bots.random_bot import RandomBot
+from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.match import play_match
 from sixtysix.core.rng import Seed
 from sixtysix.testing import invoke_cli, registry_with

@@ -2,7 +2,7 @@
 and the card-play score built on them.
 
 Why a module of its own: it is the bulk of the rule player (what it infers from public facts),
-apart from the decisions that use it (:mod:`sixtysix.bots.heuristic`, which re-exports it).
+apart from the decisions that use it (:mod:`sixtysix.bots.players.heuristic`, which re-exports it).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from sixtysix.bots.heuristic_weights import DEFAULT_WEIGHTS, Weights
+from sixtysix.bots.players.heuristic_weights import DEFAULT_WEIGHTS, Weights
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.cards import (
     ABOVE,

@@ -1,8 +1,8 @@
 """Perfect-information search of one deal: alpha-beta on the game points it will score.
 
 Given a complete :class:`~sixtysix.core.state.DealState` (a real deal, or one imagined by
-:mod:`sixtysix.bots.sampling`), :class:`Solver` finds the value of the deal for one seat when
-every seat plays perfectly with all cards face up. The value is what a deal is played for:
+:mod:`sixtysix.bots.inference.sampling`), :class:`Solver` finds the value of the deal for one
+seat when every seat plays perfectly with all cards face up. The value is what a deal is played for:
 the game points the seat's side will score minus those of the other side (``+2`` for a win
 keeping the loser under 33, ``-1`` for a loss at 33 or more, ``0`` for a draw), not card
 points. Seats of the searching seat's side maximise it, the others minimise it.
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from sixtysix.bots.search_evaluation import (
+from sixtysix.bots.search.search_evaluation import (
     WEIGHTS,
     deal_value,
     evaluate,
@@ -37,7 +37,7 @@ from sixtysix.bots.search_evaluation import (
     hand_made_evaluation,
     weights_for,
 )
-from sixtysix.bots.state_copy import fast_copy
+from sixtysix.bots.search.state_copy import fast_copy
 from sixtysix.core.actions import CLAIM, CLOSE, CONCEDE, EXCHANGE, MARRY
 from sixtysix.core.cards import NUM_CARDS, POINTS
 from sixtysix.core.state import DealState, Phase

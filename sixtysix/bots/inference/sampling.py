@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from math import factorial
 
-from sixtysix.bots.draws import below, partitions, shuffle
-from sixtysix.bots.duties import revealed_absent
-from sixtysix.bots.views import InconsistentViewError, variant_of
+from sixtysix.bots.inference.draws import below, partitions, shuffle
+from sixtysix.bots.inference.duties import revealed_absent
+from sixtysix.bots.inference.views import InconsistentViewError, variant_of
 from sixtysix.core.actions import CLOSE, EXCHANGE, MARRY, PARTNER, TRUMP_BELOW
 from sixtysix.core.cards import ACE, KQ, NUM_CARDS, SUIT_MASK, iter_mask, mask_of
 from sixtysix.core.deal import DealSetup

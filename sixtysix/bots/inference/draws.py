@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from sixtysix.bots.views import InconsistentViewError
+from sixtysix.bots.inference.views import InconsistentViewError
 from sixtysix.core.rng import Stream
 
 

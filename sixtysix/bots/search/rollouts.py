@@ -2,7 +2,7 @@
 its own view of the deal (the expert's valuation wherever a deal is too long to solve).
 
 Why a module of its own: the two-player expert and the three- and four-player table player
-(:mod:`sixtysix.bots.table_play`) both value positions this way.
+(:mod:`sixtysix.bots.players.table_play`) both value positions this way.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import time
 from collections.abc import Iterable, Sequence
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.pimc import Budget, Clock, SearchEstimate, Tally
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import deal_value, fast_copy
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.search.estimate import Budget, Clock, SearchEstimate, Tally
+from sixtysix.bots.search.solver import deal_value, fast_copy
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.view import View

@@ -1,9 +1,10 @@
 """Perfect-information Monte Carlo (PIMC): sample the hidden cards, solve each deal, average.
 
-For each legal action the bot estimates the game points it leads to by imagining complete
-deals consistent with its view (:mod:`sixtysix.bots.sampling`), searching each with all cards
-face up (:mod:`sixtysix.bots.solver`), and averaging. It then plays the action with the best
-average. This is the classic determinization player: strong wherever card play is mostly a
+For each legal action :func:`estimate` finds the game points it leads to by imagining complete
+deals consistent with a seat's view (:mod:`sixtysix.bots.inference.sampling`), searching each
+with all cards face up (:mod:`sixtysix.bots.search.solver`), and averaging; the action with the
+best average is :meth:`SearchEstimate.best`. This is the classic determinization player
+(:mod:`sixtysix.bots.players.pimc` plays exactly this): strong wherever card play is mostly a
 matter of counting and timing, with the known blind spot that each imagined deal is solved as
 if the hidden cards were visible.
 
@@ -19,6 +20,10 @@ time, until it is solved to the end or its share of nodes runs out; positions to
 solve are then valued by the deepest search that finished. ``time`` (milliseconds) adds a
 wall-clock cap on top; it makes the bot faster on a slow machine but its choices then depend
 on the machine's speed, so it is off by default.
+
+Why a module of its own, apart from the ``pimc`` bot: the budget, the estimate and the tally
+are the search every player above the rule player shares (the expert, its play-outs
+(:mod:`sixtysix.bots.search.rollouts`), its three- and four-player table play, the analysis).
 """
 
 from __future__ import annotations
@@ -27,17 +32,14 @@ import math
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from sixtysix.bots.base import Bot, int_param, probability_param
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT, Solver, fast_copy
-from sixtysix.core.actions import ACTIONS, CLOSE, Action
-from sixtysix.core.rng import Seed, Stream
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.search.solver import EXACT, Solver, fast_copy
+from sixtysix.core.actions import CLOSE
+from sixtysix.core.rng import Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.plugins import hookimpl
 
 Clock = Callable[[], float]
 
@@ -82,7 +84,7 @@ class SearchEstimate:
     #: then exact on its deal, an average of final scores rather than of horizon estimates.
     solved: bool = False
     #: For the actions tied at the best value, when ties were broken: their value against an
-    #: opponent who may also err (see :data:`sixtysix.bots.expert.TIE_MIX`). Higher wins.
+    #: opponent who may also err (see :data:`sixtysix.bots.players.expert.TIE_MIX`). Higher wins.
     tiebreak: Mapping[int, float] = field(default_factory=dict)
 
     def best(self, close_confidence: float = 0.0) -> int:
@@ -216,79 +218,3 @@ def ends_at_once(state: DealState, action: int) -> bool:
     child = fast_copy(state)
     child.apply_legal(action)
     return child.phase == Phase.OVER
-
-
-# ---------------------------------------------------------------------- parameters
-
-
-#: The longest ``time`` parameter: an hour per move.
-MAX_TIME_MS = 3_600_000
-
-
-def budget_from(params: Mapping[str, str], default: Budget) -> Budget:
-    """The budget of a bot: its defaults overridden by ``samples``, ``nodes``, ``time``,
-    ``depth`` and ``confidence`` parameters."""
-    time_ms: float | None = default.time_ms
-    if "time" in params:
-        time_ms = float(int_param(params, "time", 1, high=MAX_TIME_MS))
-    return Budget(
-        samples=int_param(params, "samples", default.samples),
-        nodes=int_param(params, "nodes", default.nodes),
-        time_ms=time_ms,
-        depth=int_param(params, "depth", default.depth),
-        enumerate_up_to=default.enumerate_up_to,
-        close_confidence=probability_param(params, "confidence", default.close_confidence),
-    )
-
-
-BUDGET_PARAMETERS: Mapping[str, str] = {
-    "samples": "deals imagined per move (default {samples})",
-    "nodes": "search nodes per move, shared by the deals (default {nodes})",
-    "time": "wall-clock cap per move in milliseconds (off by default; not reproducible)",
-    "depth": "deepest horizon in tricks for deals too large to solve (default: none)",
-    "confidence": (
-        "share of the imagined deals a close of the talon must win where they were searched"
-        " face up (default {confidence})"
-    ),
-    "seed": "an integer seed of its own",
-}
-
-
-def describe_parameters(default: Budget) -> dict[str, str]:
-    return {
-        k: v.format(
-            samples=default.samples, nodes=default.nodes, confidence=default.close_confidence
-        )
-        for k, v in BUDGET_PARAMETERS.items()
-    }
-
-
-# ---------------------------------------------------------------------- the bot
-
-
-class PimcBot(Bot):
-    """Determinization: sample deals consistent with the view, solve each, best average."""
-
-    name = "pimc"
-    description = "samples the hidden cards, solves each deal by alpha-beta, best average"
-    default_budget: ClassVar[Budget] = Budget()
-    parameters: ClassVar[Mapping[str, str]] = describe_parameters(Budget())
-
-    def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
-        super().__init__(seat, seed, params)
-        self.budget = budget_from(self.params, self.default_budget)
-        self.stream = self.seed.stream(("bot", seat, self.name))
-        #: The last search, for inspection (tests, analysis tools).
-        self.last: SearchEstimate | None = None
-
-    def choose(self, view: View) -> Action:
-        legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        self.last = estimate(view, self.budget, self.stream)
-        return ACTIONS[self.last.best(self.budget.close_confidence)]
-
-
-@hookimpl
-def register_bots(register: Callable[[type[Bot]], None]) -> None:
-    register(PimcBot)

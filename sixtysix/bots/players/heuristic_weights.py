@@ -1,8 +1,8 @@
 """The heuristic bot's :class:`Weights`: the numbers behind its card-play score and its close.
 
 Why a module of their own: the weights are a bot parameter set that other code fits and plays
-(``benchmarks/tools/tune_heuristic.py``, :mod:`sixtysix.bots.expert`) without the rules that
-use them; :mod:`sixtysix.bots.heuristic` re-exports them.
+(``benchmarks/tools/tune_heuristic.py``, :mod:`sixtysix.bots.players.expert`) without the rules that
+use them; :mod:`sixtysix.bots.players.heuristic` re-exports them.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The sampler deals the unseen cards uniformly among the layouts the rules allow; 
 seats' choices say more. A declarer who named hearts from four cards most likely holds
 hearts; a caller of the club ace holds the club ten more often than not; a partner who led a
 low spade had no better lead under a sound rule player's judgement. As in two-player play
-(:mod:`sixtysix.bots.inference`), each imagined deal is weighed by the probability of every
+(:mod:`sixtysix.bots.inference.play`), each imagined deal is weighed by the probability of every
 other seat's public decisions under the ``heuristic`` rule player, softened (its action with
 probability ``trust``, any other legal action with the rest), so that no deal that the rules
 allow is ever ruled out: the product over past decisions of P(the action taken | the rule
@@ -25,9 +25,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from sixtysix.bots.base import Bot
-from sixtysix.bots.heuristic import suit_strength, trump_pick
-from sixtysix.bots.inference import TRUST, resample
-from sixtysix.bots.sampling import Sampler
+from sixtysix.bots.inference.play import TRUST, resample
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.players.heuristic import suit_strength, trump_pick
 from sixtysix.core.actions import TRUMP_BELOW
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import DealState, Phase

@@ -1,5 +1,5 @@
 """The expert at three- and four-player tables: the calls on many deals, every other move on
-deals weighed by the table's calls and play (see :mod:`sixtysix.bots.expert`'s module doc).
+deals weighed by the table's calls and play (see :mod:`sixtysix.bots.players.expert`'s module doc).
 
 Why a module of its own: these decisions and their budget are the three- and four-player
 games' own; the two-player expert never reaches them.
@@ -10,17 +10,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 
-from sixtysix.bots.multi_inference import weighted_table_deals
-from sixtysix.bots.pimc import Budget, Clock, SearchEstimate, estimate
-from sixtysix.bots.rollouts import (
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.inference.table import weighted_table_deals
+from sixtysix.bots.search.estimate import Budget, Clock, SearchEstimate, estimate
+from sixtysix.bots.search.rollouts import (
     GENERIC_SHARE,
     SOLVABLE_TRICKS,
     Policy,
     needs_rollouts,
     rollout_estimate,
 )
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT
+from sixtysix.bots.search.solver import EXACT
 from sixtysix.core.actions import CONCEDE
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import Phase
@@ -64,7 +64,7 @@ def table_estimate(
     clock: Clock = time.perf_counter,
 ) -> SearchEstimate:
     """Three and four players: each action's mean value over deals weighed by how well they
-    explain the other seats' calls and play (:mod:`sixtysix.bots.multi_inference`), played
+    explain the other seats' calls and play (:mod:`sixtysix.bots.inference.table`), played
     out by ``policy`` where the deal is too long to solve, solved by alpha-beta where it is
     small enough; ``table.calls`` deals for a call (:func:`is_call`)."""
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)

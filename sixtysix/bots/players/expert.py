@@ -1,8 +1,9 @@
 """The strongest player: determinization with exact play where it can, checked against a
 sound rule player where it cannot.
 
-The expert builds on :mod:`sixtysix.bots.pimc` (sample deals consistent with the view, value
-each action on each deal, play the best average) and chooses per position how to value:
+The expert builds on :mod:`sixtysix.bots.search.estimate` (sample deals consistent with the
+view, value each action on each deal, play the best average; the ``pimc`` bot of
+:mod:`sixtysix.bots.players.pimc` plays exactly that) and chooses per position how to value:
 
 - **exact play on complete information**: when only one layout of the unseen cards agrees
   with the view (two-player strict phase once the talon is gone, where the unseen cards are
@@ -22,7 +23,7 @@ each action on each deal, play the best average) and chooses per position how to
   sampled deal is searched by the compiled alpha-beta, one trick ahead while the talon is open
   (then the fitted evaluation) and to the end of the deal after a close, so closing is valued
   exactly on each deal. The deals are weighed by how well they explain the opponent's play so
-  far (:mod:`sixtysix.bots.inference`), and the same reading tells whether the opponent plays
+  far (:mod:`sixtysix.bots.inference.play`), and the same reading tells whether the opponent plays
   at random: once that is more likely than not, the search expects a random reply with that
   probability instead of the best one (minimax would close to cut a loss that a random
   player would never inflict);
@@ -38,7 +39,7 @@ made from few cards and are cheap to play out: naming trump, calling a partner's
 solo, and the declarer's first lead, where he may concede, are each valued on
 :data:`TABLE_CALLS` deals rather than the few of a card-play move. Every other move is valued
 on deals weighed by how well each explains everyone's calls and play so far under the rule
-player's policy (:mod:`sixtysix.bots.multi_inference`): a declarer who named hearts most
+player's policy (:mod:`sixtysix.bots.inference.table`): a declarer who named hearts most
 likely holds them, a partner's lead says what it lacks.
 
 **The margin** (two players; with three or four only when given). Where the values are
@@ -67,18 +68,13 @@ from typing import ClassVar
 
 from sixtysix.bots.base import Bot, float_param, int_param, probability_param
 from sixtysix.bots.compiled import CompiledSearch, available, supports
-from sixtysix.bots.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
-from sixtysix.bots.inference import chance_of_random, read_play, resample
-from sixtysix.bots.pimc import (
-    Budget,
-    Clock,
-    PimcBot,
-    SearchEstimate,
-    Tally,
-    describe_parameters,
-    estimate,
-)
-from sixtysix.bots.rollouts import (
+from sixtysix.bots.inference.play import chance_of_random, read_play, resample
+from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
+from sixtysix.bots.players.pimc import PimcBot, describe_parameters
+from sixtysix.bots.players.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
+from sixtysix.bots.search.estimate import Budget, Clock, SearchEstimate, Tally, estimate
+from sixtysix.bots.search.rollouts import (
     GENERIC_SHARE,
     SOLVABLE_TRICKS,
     Policy,
@@ -86,9 +82,7 @@ from sixtysix.bots.rollouts import (
     rollout_estimate,
     talon_open,
 )
-from sixtysix.bots.sampling import Sampler
-from sixtysix.bots.solver import EXACT
-from sixtysix.bots.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
+from sixtysix.bots.search.solver import EXACT
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed, Stream
@@ -200,7 +194,7 @@ def weighted_deals(
     """``samples`` draws of deals consistent with the view, weighed by the other seats' play.
 
     With a ``model`` and some play to read, ``CANDIDATES`` times as many deals are drawn and
-    resampled by how well they explain that play (:mod:`sixtysix.bots.inference`); otherwise
+    resampled by how well they explain that play (:mod:`sixtysix.bots.inference.play`); otherwise
     ``samples`` uniform draws. Returns the deals, how many draws each stands for, and the
     probability that the other seat plays at random (0 when nothing was read: expect the best
     reply).
@@ -254,14 +248,14 @@ def compiled_estimate(
 
     The deals: every consistent one when there are few; otherwise ``CANDIDATES`` times
     ``budget.samples`` drawn, weighted by how well they explain the other seats' play under
-    ``model`` (:mod:`sixtysix.bots.inference`) and resampled down to ``budget.samples`` draws
+    ``model`` (:mod:`sixtysix.bots.inference.play`) and resampled down to ``budget.samples`` draws
     (without a model, ``budget.samples`` uniform draws). Each distinct deal is searched by
     iterative deepening on its share of ``budget.nodes``; the action with the best mean over
     the draws wins.
 
     With ``random_prior`` above 0 the other seat may also be a random player, with that
     probability before it has played: the deals are weighed under both readings of its play
-    (:func:`~sixtysix.bots.inference.chance_of_random`), and once the random reading is at
+    (:func:`~sixtysix.bots.inference.play.chance_of_random`), and once the random reading is at
     least ``RANDOM_FLOOR`` likely the search expects a random reply with that probability.
 
     With ``tie_mix`` above the probability of a random reply already expected, once every deal

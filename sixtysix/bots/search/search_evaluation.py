@@ -3,7 +3,7 @@
 
 Why a module of its own: the leaf evaluation is fitted apart from the search
 (``benchmarks/tools/fit_evaluation.py``) and restated by the compiled kernels;
-:mod:`sixtysix.bots.solver` re-exports every name.
+:mod:`sixtysix.bots.search.solver` re-exports every name.
 """
 
 from __future__ import annotations

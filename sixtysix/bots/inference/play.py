@@ -1,6 +1,6 @@
 """Reading the other seats' play: which imagined deals explain what they did.
 
-The sampler (:mod:`sixtysix.bots.sampling`) draws every deal consistent with the *rules*
+The sampler (:mod:`sixtysix.bots.inference.sampling`) draws every deal consistent with the *rules*
 equally often: a deal in which the opponent led a low card while holding the king and queen of
 trumps counts as much as one in which he could not declare. People do not play like that, and
 neither do bots. Weighting each imagined deal by how likely the other seats' actions were in

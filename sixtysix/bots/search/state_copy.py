@@ -1,8 +1,9 @@
 """A fast copy of a :class:`~sixtysix.core.state.DealState`, made by generated code.
 
 Why a module of its own: copying is most of a search node's cost, and every searcher (the
-generic :class:`~sixtysix.bots.solver.Solver`, the samplers of :mod:`sixtysix.bots.pimc` and
-:mod:`sixtysix.bots.expert`) shares this one copier; :mod:`sixtysix.bots.solver` re-exports it.
+generic :class:`~sixtysix.bots.search.solver.Solver`, the samplers of
+:mod:`sixtysix.bots.search.estimate` and :mod:`sixtysix.bots.players.expert`) shares this one
+copier; :mod:`sixtysix.bots.search.solver` re-exports it.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ How it decides, in the order a seat meets the decisions:
 The numbers behind the score and the close are its :class:`Weights`: hand-set defaults (the
 ``heuristic`` everyone is measured against), each one a bot parameter, so that other sets can
 be fitted by play (``benchmarks/tools/tune_heuristic.py``) and played without touching the code. The
-expert defers to such a fitted set in the two-player games (:mod:`sixtysix.bots.expert`).
+expert defers to such a fitted set in the two-player games (:mod:`sixtysix.bots.players.expert`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from operator import neg
 from typing import ClassVar
 
 from sixtysix.bots.base import Bot, probability_param
-from sixtysix.bots.heuristic_reading import Reading, beats
-from sixtysix.bots.heuristic_weights import DEAL_END, DEFAULT_WEIGHTS, LATER_CARD, Weights
+from sixtysix.bots.players.heuristic_reading import Reading, beats
+from sixtysix.bots.players.heuristic_weights import DEAL_END, DEFAULT_WEIGHTS, LATER_CARD, Weights
 from sixtysix.core.actions import (
     CLAIM,
     CLOSE,
@@ -153,7 +153,7 @@ def trump_pick(strength: Callable[[int], float], legal: Sequence[int]) -> int:
     """The index in ``legal`` of the trump call the rule player makes, given each suit's
     :func:`suit_strength` in its first cards: the strongest suit, or trump from below when
     none is worth naming (shared with the expert's reading of a call,
-    :mod:`sixtysix.bots.multi_inference`)."""
+    :mod:`sixtysix.bots.inference.table`)."""
     options = [i for i, a in enumerate(legal) if TRUMP <= a < TRUMP + 4]
     if not options:
         return 0
