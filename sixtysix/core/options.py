@@ -98,25 +98,12 @@ class Options:
 
     @classmethod
     def specs(cls) -> tuple[OptionSpec, ...]:
-        out = []
-        for f in dataclasses.fields(cls):
-            default = f.default
-            if not isinstance(default, (bool, int, str)):
-                raise TypeError(f"option {f.name} of {cls.__name__} needs a default")
-            choices = f.metadata.get("choices")
-            if isinstance(default, bool):
-                kind = "bool"
-            elif isinstance(default, int):
-                kind = "int"
-            else:
-                kind = "choice"
-                if not choices:
-                    raise TypeError(f"option {f.name} of {cls.__name__} needs choices")
-            maximum = f.metadata.get("maximum", MAX_INT_OPTION)
-            out.append(
-                OptionSpec(f.name, kind, default, f.metadata.get("doc", ""), choices, maximum)
-            )
-        return tuple(out)
+        """The declared options, read from the dataclass once per class (a match's record and
+        every variant built asks for them)."""
+        found = _SPECS.get(cls)
+        if found is None:
+            found = _SPECS[cls] = _read_specs(cls)
+        return found
 
     @classmethod
     def spec(cls, name: str) -> OptionSpec:
@@ -166,6 +153,31 @@ class Options:
             for s in self.specs()
             if getattr(self, s.name) != s.default
         }
+
+
+#: Each options class's specs, read once.
+_SPECS: dict[type[Options], tuple[OptionSpec, ...]] = {}
+
+
+def _read_specs(cls: type[Options]) -> tuple[OptionSpec, ...]:
+    """:meth:`Options.specs` of ``cls``: its fields as option specs, each checked."""
+    out = []
+    for f in dataclasses.fields(cls):
+        default = f.default
+        if not isinstance(default, (bool, int, str)):
+            raise TypeError(f"option {f.name} of {cls.__name__} needs a default")
+        choices = f.metadata.get("choices")
+        if isinstance(default, bool):
+            kind = "bool"
+        elif isinstance(default, int):
+            kind = "int"
+        else:
+            kind = "choice"
+            if not choices:
+                raise TypeError(f"option {f.name} of {cls.__name__} needs choices")
+        maximum = f.metadata.get("maximum", MAX_INT_OPTION)
+        out.append(OptionSpec(f.name, kind, default, f.metadata.get("doc", ""), choices, maximum))
+    return tuple(out)
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:

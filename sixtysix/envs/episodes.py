@@ -104,7 +104,7 @@ class Episodes:
     """The running episode of an environment: its seed, and the match it steps
     (:class:`~sixtysix.core.match_state.MatchState`: deals, dealer, totals, winners)."""
 
-    __slots__ = ("episode", "game", "match", "seed", "variant")
+    __slots__ = ("episode", "game", "match", "seed", "state", "variant")
 
     def __init__(self, variant: Variant, match: bool) -> None:
         self.variant = variant
@@ -113,6 +113,8 @@ class Episodes:
         self.seed: Seed | None = None
         self.episode = -1
         self.game: MatchState | None = None
+        #: The deal being played, or the one the episode ended with (read at every step).
+        self.state: DealState | None = None
 
     @property
     def path(self) -> tuple[PathPart, ...]:
@@ -128,14 +130,6 @@ class Episodes:
         """The match's totals after the deals settled so far."""
         return self.game.totals if self.game is not None else [0] * self.variant.seats
 
-    @property
-    def state(self) -> DealState | None:
-        """The deal being played, or the one the episode ended with."""
-        game = self.game
-        if game is None:
-            return None
-        return game.deal if game.deal is not None else game.last
-
     def reset(self, seed: int | None) -> DealState:
         """Start the next episode: with a seed, episode 0 of that seed; without, the episode
         after the last one (of a secure random seed if none was ever given)."""
@@ -148,7 +142,8 @@ class Episodes:
         else:
             self.episode += 1
         self.game = MatchState(self.variant, self.seed, episode_path(self.episode))
-        return self.game.next_deal()
+        self.state = state = self.game.next_deal()
+        return state
 
     def deal_over(self) -> DealEnded:
         """Score the deal that just ended; in a match not yet won, deal the next one."""
@@ -163,7 +158,7 @@ class Episodes:
         winners = tuple(game.winners)
         if winners:
             return DealEnded(number, outcome, totals, winners, True, match_rewards(winners, n))
-        game.next_deal()
+        self.state = game.next_deal()
         return DealEnded(number, outcome, totals, (), False, (0.0,) * n)
 
 
