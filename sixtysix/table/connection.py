@@ -86,8 +86,23 @@ def is_local(ws: ServerConnection) -> bool:
 
 
 def peer_address(ws: ServerConnection) -> str:
-    """The peer's address (host only), as quotas count it."""
+    """The peer's address as quotas count it (:func:`quota_key`)."""
     address = ws.remote_address
     if isinstance(address, tuple) and address:
-        return str(address[0])
+        return quota_key(str(address[0]))
     return ""
+
+
+def quota_key(host: str) -> str:
+    """Who a quota counts: an IPv4 address, or an IPv6 address's /64 (one subscriber holds a
+    whole /64, so counting single IPv6 addresses would let one client past every quota)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if not ip.is_loopback:
+            return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

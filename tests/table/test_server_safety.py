@@ -363,3 +363,12 @@ def test_a_program_that_answers_at_once_is_not_taken_for_a_flood(tmp_path: Path)
             assert code == wire.CLOSE_POLICY and "flooding" in (reason or "")
 
     asyncio.run(main())
+
+
+def test_a_quota_counts_an_ipv6_subscriber_by_its_64() -> None:
+    from sixtysix.table.connection import quota_key
+
+    assert quota_key("2001:db8:1:2::5") == quota_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert quota_key("2001:db8:1:3::5") != quota_key("2001:db8:1:2::5")
+    assert quota_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert quota_key("192.0.2.7") == "192.0.2.7" and quota_key("::1") == "::1"
