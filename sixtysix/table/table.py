@@ -413,7 +413,7 @@ class Table(MatchFacts):
         state = self.state
         if state is not question.state or self.to_act() != question.seat:
             return None
-        if len(state.history) != len(question.view.history):
+        if len(state.history) != question.steps:
             return None
         action, fault = take_turn(state, question.seat, lambda _view: answer())
         if fault is not None:
@@ -604,7 +604,7 @@ Answer = Callable[[], int]
 class BotQuestion:
     """One bot's turn, asked: thinking reads only the view (and talks to the seat's program)."""
 
-    __slots__ = ("bot", "seat", "state", "table", "view")
+    __slots__ = ("bot", "seat", "state", "steps", "table", "view")
 
     def __init__(self, table: Table, state: DealState, seat: int, bot: Bot, view: View) -> None:
         self.table = table
@@ -612,6 +612,8 @@ class BotQuestion:
         self.seat = seat
         self.bot = bot
         self.view = view
+        #: The deal's actions when the bot was asked: an answer is for that position only.
+        self.steps = len(state.history)
 
     def think(self) -> Answer:
         """The bot's answer as a thunk that returns the action or raises what choosing
