@@ -17,7 +17,8 @@ window (the silent and slow sockets wait 15 s at least, past the server's 10-s l
    ran, each from an address of its own so that no quota answers in the server's place;
 2. a foreign ``Origin``;
 3. bot budgets from the wire (``@expert:samples=10000000,...``: two tables at most, so a
-   server that accepts them is stalled no longer than the run) and 14 all-bot tables;
+   server that accepts them is stalled no longer than the run) and 14 all-bot tables (a client's
+   table must seat a person: refused);
 4. a table flood: one client opening up to 1,500 tables;
 5. JSON nested 30,000 deep (under the 64 KiB limit), ``NaN``, binary, oversized and broken
    frames;

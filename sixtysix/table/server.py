@@ -260,6 +260,10 @@ class TableServer:
         )
         try:
             table = Table(config, self.registry, **self._table_kwargs())
+            if not operator and not table.humans():
+                raise WireError(
+                    "garbage", "a table seats at least one person: bots alone are the operator's"
+                )
             programs_seated = [type(b) for b in table.bots if isinstance(b, ExecBot)]
             if programs_seated:
                 await asyncio.to_thread(check_exec, programs_seated)

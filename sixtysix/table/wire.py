@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.core.view import View
 from sixtysix.protocol.messages import MAX_ACTION, Message, ProtocolError, encode_view, parse_line
 from sixtysix.table.names import BadName, normalize_name
@@ -228,6 +229,8 @@ def _check_create(message: Mapping[str, Any]) -> Create:
     rated = _bool(message, "rated", False)
     move_time = _opt_int(message, "move_time")
     seed = _opt_int(message, "seed")
+    if seed is not None and len(str(abs(seed))) > MAX_SEED_DIGITS:
+        raise _bad(f"seed has at most {MAX_SEED_DIGITS} digits")
     if rated:
         if seed is not None:
             raise _bad("rated tables are always shuffled securely: seed is for test tables")

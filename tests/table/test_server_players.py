@@ -124,7 +124,7 @@ def test_a_thinking_bot_does_not_hold_up_another_table(tmp_path: Path) -> None:
 
     async def main() -> None:
         async with running(tmp_path) as (url, server):
-            slow = await create(url, "66", ["@random", "@random"], seed=1)
+            slow = await create(url, "66", ["@random", "@random"], seed=1, operator=OPERATOR)
             bot = server.tables[slow].bots[0]
             assert bot is not None
             inner = bot.choose

@@ -100,9 +100,14 @@ def test_budgets_are_not_the_clients(tmp_path: Path) -> None:
 
     async def main() -> None:
         async with running(tmp_path / "data") as (url, server):
-            answer = await refused(url, [bomb, bomb])
+            answer = await refused(url, ["human", bomb])
             assert answer["code"] == "garbage" and "operator's choice" in answer["message"]
             assert "samples" in answer["message"]
+            # Bots alone, however modest, play on without anyone: the operator's to open.
+            answer = await refused(url, ["@random", "@random"])
+            assert answer["code"] == "garbage" and "at least one person" in answer["message"]
+            answer = await refused(url, ["human", "@random"], seed=10**120)
+            assert answer["code"] == "garbage" and "digits" in answer["message"]
             # A seed is not a budget, and levels are what clients choose.
             await create(url, "66", ["human", "@expert:seed=3"])
             await create(url, "66", ["human", "@hard"])
@@ -202,11 +207,14 @@ def test_an_open_table_nobody_comes_to_expires(tmp_path: Path) -> None:
 
 def test_a_join_is_answered_while_every_bot_thread_is_busy(tmp_path: Path) -> None:
     release = threading.Event()
-    settings = Settings(bot_threads=1)
+    settings = Settings(bot_threads=1, operator_token=OPERATOR)
 
     async def main() -> None:
         async with running(tmp_path / "data", settings=settings) as (url, server):
-            busy = [await create(url, "66", ["@random", "@random"], seed=s) for s in (1, 2)]
+            busy = [
+                await create(url, "66", ["@random", "@random"], seed=s, operator=OPERATOR)
+                for s in (1, 2)
+            ]
             for table in busy:
                 for bot in server.tables[table].bots:
                     assert bot is not None
