@@ -26,11 +26,11 @@ from sixtysix.core.actions import ACTION_NAMES, SOLO, TRUMP
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.players import build_bots
-from sixtysix.play.render import hand_order
 from sixtysix.play.session import GameSetup, Session
 from sixtysix.play.terminal import ConsoleScreen
 from sixtysix.plugins.manager import build_registry
+from sixtysix.service.facts import hand_order
+from sixtysix.service.players import build_bots
 
 #: (variant, seed, options): one deal each (a match to 1 game point ends after it).
 GAMES: tuple[tuple[str, int, dict[str, object]], ...] = (

@@ -50,7 +50,7 @@ def analyse(
       sixtysix analyse game.json --seat 1 --deal 2 --json
     """
     from sixtysix.core.replay import replay  # start-up
-    from sixtysix.play.review import load_analyser, review  # start-up
+    from sixtysix.service.review import load_analyser, review  # start-up
 
     tr = translator(lang)
     try:
@@ -102,7 +102,7 @@ def analyse(
     from rich.console import Console  # start-up
     from rich.table import Table  # start-up
 
-    from sixtysix.play.terms import action_text  # start-up
+    from sixtysix.service.terms import action_text  # start-up
 
     table = Table(
         title=tr._("Seat {seat} against the expert ({variant})").format(

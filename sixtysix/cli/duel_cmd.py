@@ -209,7 +209,7 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     from rich.table import Table  # start-up
 
     from sixtysix.core.turn import describe  # start-up
-    from sixtysix.play.terms import fault_kind  # start-up
+    from sixtysix.service.terms import fault_kind  # start-up
     from sixtysix.sim.duel import A, B, DuelSummary  # start-up
     from sixtysix.sim.match_duel import MatchDuelSummary  # start-up
     from sixtysix.sim.stats import Estimate, TimeStats  # start-up

@@ -65,9 +65,10 @@ def join(
     """
     from rich.console import Console  # start-up
 
+    from sixtysix.play.join import LineReader, SeatRequest, sit  # start-up
+    from sixtysix.play.remote import RemoteTable  # start-up
     from sixtysix.play.terminal import ConsoleScreen  # start-up
-    from sixtysix.table.client import LineReader, SeatRequest, check_url, sit  # start-up
-    from sixtysix.table.remote import RemoteTable  # start-up
+    from sixtysix.table.client import check_url  # start-up
 
     tr = translator(lang)
     url = check_url(url or DEFAULT_SERVER, tr)

@@ -17,8 +17,8 @@ from sixtysix.core.options import parse_assignments
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.core.rng import Seed
 from sixtysix.i18n import translator
-from sixtysix.play.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
 from sixtysix.plugins.manager import variant_from
+from sixtysix.service.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 DEFAULT_MOVE_TIME = 60
 
@@ -102,10 +102,10 @@ def play(
         load_saved_game,
         session_path,
     )
-    from sixtysix.play.players import build_bots, opponents_for  # start-up
     from sixtysix.play.session import GameSetup, Session  # start-up
-    from sixtysix.play.standings import Standings, data_dir  # start-up
     from sixtysix.play.terminal import ConsoleScreen, TerminalInput  # start-up
+    from sixtysix.service.players import build_bots, opponents_for  # start-up
+    from sixtysix.service.standings import Standings, data_dir  # start-up
 
     tr = translator(lang)
     ctx = click.get_current_context()

@@ -8,7 +8,7 @@ from sixtysix.core.actions import ACTION_NAMES, TRUMP, TRUMP_BELOW, parse_action
 from sixtysix.core.cards import CARD_NAMES, SUIT_NAMES, cards_of
 from sixtysix.core.replay import Replay
 from sixtysix.i18n import Translator, translator
-from sixtysix.play.terms import fault_kind, seat_name
+from sixtysix.service.terms import fault_kind, seat_name
 
 
 def describe_replay(result: Replay, tr: Translator | None = None) -> Iterator[str]:

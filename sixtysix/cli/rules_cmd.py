@@ -50,7 +50,7 @@ def rules(
     from rich.console import Console  # start-up
     from rich.table import Table  # start-up
 
-    from sixtysix.play.rules_summary import option_value, rules_summary  # start-up
+    from sixtysix.text.rules_summary import option_value, rules_summary  # start-up
 
     tr = translator(lang)
     console = Console()

@@ -147,7 +147,7 @@ def serve(
     import asyncio  # start-up
     import ssl  # start-up
 
-    from sixtysix.play.standings import data_dir  # start-up
+    from sixtysix.service.standings import data_dir  # start-up
     from sixtysix.table.settings import Limits, tls_context  # start-up
 
     tr = translator(lang)

@@ -282,7 +282,7 @@ def _report(
             ci(mean.low, mean.high, 1, 3),
         )
     console.print(table)
-    from sixtysix.play.terms import fault_kind, reason_text  # start-up
+    from sixtysix.service.terms import fault_kind, reason_text  # start-up
 
     reasons = Table(title=tr._("How the deals ended"))
     reasons.add_column(tr._("reason"))

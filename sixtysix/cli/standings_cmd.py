@@ -22,7 +22,7 @@ def standings(variant: str | None, as_json: bool, lang: str | None) -> None:
 
     Results are kept in an SQLite database in your data directory (or $SIXTYSIX_DATA_DIR).
     """
-    from sixtysix.play.standings import Standings  # start-up
+    from sixtysix.service.standings import Standings  # start-up
 
     name = None if variant is None else registry().variant(variant).name
     book = Standings()

@@ -138,7 +138,7 @@ def new(
 
     tr = translator(lang)
     check_url(url, tr)
-    from sixtysix.play.players import own_name  # start-up
+    from sixtysix.service.players import own_name  # start-up
 
     reg = registry()
     v = variant_from(reg, variant, parse_assignments(options), preset)
@@ -194,7 +194,7 @@ def _operator_token(specs: list[str], url: str, data: Path | None, tr: Any) -> s
                 " (a server elsewhere refuses it)"
             ).format(spec=needs)
         )
-    from sixtysix.play.standings import data_dir  # start-up
+    from sixtysix.service.standings import data_dir  # start-up
     from sixtysix.table.settings import OPERATOR_TOKEN_FILE  # start-up
 
     path = (data if data is not None else data_dir() / "server") / OPERATOR_TOKEN_FILE

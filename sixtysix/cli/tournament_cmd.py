@@ -184,7 +184,7 @@ def _report(
     from rich.table import Table  # start-up
 
     from sixtysix.core.turn import describe  # start-up
-    from sixtysix.play.terms import fault_kind  # start-up
+    from sixtysix.service.terms import fault_kind  # start-up
 
     console = Console()
     note = " (" + tr._("interrupted") + ")" if report.interrupted else ""

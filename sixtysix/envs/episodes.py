@@ -167,7 +167,8 @@ def render_text(view: View, episodes: Episodes, players: Sequence[str]) -> str:
     renderer (nothing from another seat's cards can reach it: it draws from the view alone)."""
     from rich.console import Console  # start-up
 
-    from sixtysix.play.render import TableInfo, points_shown, render_view  # start-up
+    from sixtysix.service.facts import TableInfo, points_shown  # start-up
+    from sixtysix.text.render import render_view  # start-up
 
     variant = episodes.variant
     info = TableInfo(

@@ -3,7 +3,7 @@ player's language.
 
 Only the verbs the variant's rules allow appear (no ``trump``/``partner`` in two-player 66, no
 ``claim`` with automatic claims), each written as the player types it
-(:func:`sixtysix.play.terms.command_text`).
+(:func:`sixtysix.service.terms.command_text`).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.render import hand_order
-from sixtysix.play.rules_summary import rules_command, rules_summary
 from sixtysix.play.screen import Screen
-from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text, word
+from sixtysix.service.facts import hand_order
+from sixtysix.service.terms import TURKISH_RANKS, TURKISH_SUITS, card_text, command_text, word
+from sixtysix.text.rules_summary import rules_command, rules_summary
 
 _ENGLISH_RANKS = ("nine", "jack", "queen", "king", "ten", "ace")
 _ENGLISH_SUITS = ("clubs", "diamonds", "hearts", "spades")

@@ -1,6 +1,6 @@
-"""What the person's screen says after each action, at ``sixtysix play`` and at a remote seat
-(``sixtysix join``) alike: one statement of it, drawn from the person's own views before and
-after the action (nothing else is known to that seat)."""
+"""What the terminal says after each action, at ``sixtysix play`` and at a remote seat
+(``sixtysix join``) alike: the table service's news (:mod:`sixtysix.service.narration`),
+drawn."""
 
 from __future__ import annotations
 
@@ -11,37 +11,31 @@ from rich.text import Text
 
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.public import strict_news, told
-from sixtysix.play.render import card
 from sixtysix.play.screen import Screen
-from sixtysix.play.terms import action_text, command_text, seat_name
+from sixtysix.service.narration import hint_rows, news
+from sixtysix.service.terms import action_text, command_text
+from sixtysix.text.public import told
+from sixtysix.text.render import card
 
 
 def narrate(
     screen: Screen, tr: Translator, me: int, seat: int, action: int, before: View, after: View
 ) -> None:
-    """Tell the person what ``seat``'s ``action`` did: the action with the cards it shows
-    everyone (the card taken by the exchange, a marriage's other card), the trick's winner,
-    the cards the person draws, and the strict phase once it begins."""
-    screen.show(told(tr, seat, me, action, before, after))
-    if sum(after.tricks) > sum(before.tricks):
-        winner = next(s for s in range(after.seats) if after.tricks[s] > before.tricks[s])
-        gained = after.card_points[winner] - before.card_points[winner]
-        screen.say(
-            tr._("Trick to {who} (+{points}).").format(
-                who=seat_name(tr, winner, me), points=gained
-            ),
-            "cyan",
-        )
-        drawn = set(after.hand) - set(before.hand)
-        if drawn:
-            text = Text(tr._("You draw") + " ")
-            for c in sorted(drawn):
+    """Tell the person what ``seat``'s ``action`` did (:func:`~sixtysix.service.narration.news`)."""
+    for item in news(me, seat, action, before, after):
+        if item.kind == "action":
+            screen.show(told(tr, item.phrase, me, after.seats))
+        elif item.kind == "draw":
+            text = Text(item.phrase.text(tr, me) + " ")
+            for c in item.cards:
                 text.append_text(card(c, bold=True))
             screen.show(text)
-    strict = strict_news(tr, before, after)
-    if strict is not None:
-        screen.say(strict, "yellow")
+        else:
+            screen.say(item.phrase.text(tr, me), _STYLES[item.kind])
+
+
+#: How the terminal styles each kind of news it says in one line.
+_STYLES = {"trick": "cyan", "strict": "yellow"}
 
 
 def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> Table:
@@ -51,11 +45,11 @@ def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> Table:
     table.add_column(tr._("move"))
     table.add_column(tr._("notation"))
     table.add_column(tr._("value"), justify="right")
-    for i, (action, value) in enumerate(sorted(values, key=lambda av: -float(av[1]))):
+    for i, (action, value) in enumerate(hint_rows(values)):
         table.add_row(
-            action_text(tr, int(action)),
-            command_text(tr, int(action)),
-            f"{float(value):+.2f}",
+            action_text(tr, action),
+            command_text(tr, action),
+            f"{value:+.2f}",
             style="bold green" if i == 0 else None,
         )
     return table

@@ -38,33 +38,28 @@ from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave
-from sixtysix.play.confirm import concede_question, leave_question, leaving_warning
-from sixtysix.play.confirm import question as ask
-from sixtysix.play.explain import why_illegal
-from sixtysix.play.input import Command, InputProblem, Kind, is_yes, parse_input
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
-from sixtysix.play.public import render_first_tricks
-from sixtysix.play.render import (
-    TableInfo,
-    hand_order,
-    points_shown,
-    render_choices,
-    render_view,
-)
-from sixtysix.play.render_outcome import (
+from sixtysix.play.screen import InputSource, Screen
+from sixtysix.service.confirm import concede_question, leave_question, leaving_warning
+from sixtysix.service.confirm import question as ask
+from sixtysix.service.explain import why_illegal
+from sixtysix.service.facts import TableInfo, hand_order, points_shown
+from sixtysix.service.input import Command, InputProblem, Kind, is_yes, parse_input
+from sixtysix.service.review import call_analyser, load_analyser
+from sixtysix.service.standings import Standings, leaving_score, match_score
+from sixtysix.service.terms import action_text, fault_kind, seat_name
+from sixtysix.service.timer import Clock, MoveTimer
+from sixtysix.service.undo import last_action, take_back
+from sixtysix.text.public import render_first_tricks
+from sixtysix.text.render import render_choices, render_view
+from sixtysix.text.render_outcome import (
     DealSummary,
     marriage_headline,
     match_deals,
     render_match_summary,
     render_outcome,
 )
-from sixtysix.play.review import call_analyser, load_analyser
-from sixtysix.play.screen import InputSource, Screen
-from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.terms import action_text, fault_kind, seat_name
-from sixtysix.play.timer import Clock, MoveTimer
-from sixtysix.play.undo import last_action, take_back
 
 
 class Ending(Enum):

@@ -19,7 +19,7 @@ from rich.console import Console, RenderableType
 from sixtysix.bots import compiled
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.terms import seat_name
+from sixtysix.service.terms import seat_name
 
 POLL_SECONDS = 0.2
 

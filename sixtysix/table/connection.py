@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from sixtysix.protocol.messages import Message
 from sixtysix.table import wire
+from sixtysix.table.sending import send_text
 
 #: Bytes of a close frame's reason.
 MAX_REASON = 123
@@ -51,7 +52,7 @@ class Client:
                 await self.ws.close(*item)
                 return
             try:
-                await self.ws.send(item)
+                await send_text(self.ws, item)
             except ConnectionClosed:
                 return
 

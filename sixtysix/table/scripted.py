@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from sixtysix.core import bounded_json
+from sixtysix.table.sending import send_text
 
 #: The table protocol and its version.
 TABLE_PROTOCOL = "sixtysix-table/1"
@@ -107,7 +108,7 @@ async def _request(url: str, message: Mapping[str, Any], open_timeout: float = 1
     async with connect(
         url, proxy=None, max_size=MAX_FRAME, open_timeout=open_timeout, compression=None
     ) as ws:
-        await ws.send(_encode(message))
+        await send_text(ws, _encode(message))
         reply = _message(await ws.recv())
     if reply["type"] == "error":
         raise RuntimeError(f"the server refused {message['type']}: {reply.get('message')}")
@@ -263,7 +264,7 @@ class ScriptedPerson:
 
     async def _send(self, message: Mapping[str, Any]) -> None:
         assert self._ws is not None
-        await self._ws.send(_encode(message))
+        await send_text(self._ws, _encode(message))
         self.messages_out += 1
 
     async def send_raw(self, message: Mapping[str, Any]) -> None:

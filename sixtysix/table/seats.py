@@ -21,10 +21,10 @@ from sixtysix.bots.external import Deadlines, ExecBot, exec_bot_class
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
-from sixtysix.play.players import build_bots, resolve
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message
 from sixtysix.protocol.referee import ExternalPlayer, is_exec_spec
+from sixtysix.service.players import build_bots, resolve
 
 #: What the table tells its seats: (seat, message) pairs, in order.
 Out = list[tuple[int, Message]]

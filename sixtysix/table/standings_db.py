@@ -1,10 +1,10 @@
 """The server's standings: every person's rated results, per name, variant and opponents' level.
 
-The scoring is the Portal's, as for ``play`` (:func:`sixtysix.play.standings.match_score` and
-:func:`~sixtysix.play.standings.leaving_score`): the server computes a result's score with
+The scoring is the Portal's, as for ``play`` (:func:`sixtysix.service.standings.match_score` and
+:func:`~sixtysix.service.standings.leaving_score`): the server computes a result's score with
 those and records it here. The level is what the person played against: the labels of the
 other seats, e.g. ``@hard,human``. The database handling is ``play``'s too (subclassing
-:class:`~sixtysix.play.standings.Standings`): one row per result, one transaction per write, a
+:class:`~sixtysix.service.standings.Standings`): one row per result, one transaction per write, a
 lock around it, the same damage checks.
 
 The rows live in the table ``server_results`` of the server's SQLite database, which the names
@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sixtysix.play.standings import Standings, StandingsError, leaving_score, match_score
+from sixtysix.service.standings import Standings, StandingsError, leaving_score, match_score
 from sixtysix.table.names import name_key, normalize_name
 
 __all__ = [

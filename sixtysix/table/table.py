@@ -48,12 +48,12 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.play.standings import leaving_score, match_score
-from sixtysix.play.undo import last_action, take_back
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol import messages
 from sixtysix.protocol.messages import IllegalAnswer, Message, ProtocolError
 from sixtysix.protocol.referee import ExternalPlayer
+from sixtysix.service.standings import leaving_score, match_score
+from sixtysix.service.undo import last_action, take_back
 from sixtysix.table import wire
 from sixtysix.table.names import name_key
 from sixtysix.table.seats import (
@@ -427,7 +427,7 @@ class Table(MatchFacts):
 
     def undo(self, seat: int) -> Out:
         """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
-        unseen cards are dealt afresh (:func:`sixtysix.play.undo.take_back`), as ``play``
+        unseen cards are dealt afresh (:func:`sixtysix.service.undo.take_back`), as ``play``
         does; refused (``no_undo``) at rated tables and where another person or a program
         sits: a fresh deal would change what they have seen."""
         if self.config.rated:

@@ -24,7 +24,7 @@ from sixtysix.core import bounded_json
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.files import FileTargetError, aside_name, locked_beside, write_text_atomic
 from sixtysix.i18n import Translator
-from sixtysix.play.standings import data_dir
+from sixtysix.service.standings import data_dir
 from sixtysix.table.names import BadName, name_key
 
 TOKENS_FILE = "tokens.json"

@@ -228,7 +228,7 @@ def test_simulate_counts_exec_faults_in_summary_rows_and_json(tmp_path: Path) ->
 def test_every_fault_kind_has_its_words() -> None:
     from sixtysix.core.faults import FaultKind
     from sixtysix.i18n import Translator
-    from sixtysix.play.terms import FAULT_KINDS, fault_kind
+    from sixtysix.service.terms import FAULT_KINDS, fault_kind
 
     assert set(FAULT_KINDS) == set(FaultKind)
     turkish = fault_kind(Translator("tr"))

@@ -81,5 +81,5 @@ def test_ctrl_c_during_analyse(tmp_path: Path) -> None:
     pytest.importorskip("sixtysix.bots.analysis")
     record = tmp_path / "r.json"
     record.write_text(json.dumps(played_record()))
-    result = interrupted("sixtysix.play.review:review", "analyse", str(record), "--seat", "0")
+    result = interrupted("sixtysix.service.review:review", "analyse", str(record), "--seat", "0")
     assert_interrupted(*result)

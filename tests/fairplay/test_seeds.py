@@ -14,8 +14,8 @@ from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.match import play_match
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
-from sixtysix.play.players import build_bots
 from sixtysix.plugins.manager import Registry, get_registry
+from sixtysix.service.players import build_bots
 from sixtysix.sim.duel import Contestant, play_duel_deal
 from sixtysix.sim.jobs import MatchJob, play_match_chunk
 from sixtysix.sim.simulate import BotSpec, play_game, seat_bots

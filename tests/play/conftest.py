@@ -8,10 +8,10 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import AutoSave, SessionSettings
-from sixtysix.play.players import build_bots
 from sixtysix.play.session import GameSetup, InputSource, Screen, Session
-from sixtysix.play.standings import Standings
 from sixtysix.plugins.manager import Registry, build_registry
+from sixtysix.service.players import build_bots
+from sixtysix.service.standings import Standings
 from tests.play.scripted import FakeClock
 
 REGISTRY: Registry = build_registry()

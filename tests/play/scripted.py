@@ -13,8 +13,8 @@ from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
-from sixtysix.play.render import hand_order
-from sixtysix.play.terms import card_text
+from sixtysix.service.facts import hand_order
+from sixtysix.service.terms import card_text
 
 
 class FakeClock:

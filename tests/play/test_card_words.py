@@ -10,13 +10,14 @@ from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS, PARTNER, parse_acti
 from sixtysix.core.cards import Card, parse_card
 from sixtysix.core.state import Phase
 from sixtysix.i18n import Translator
-from sixtysix.play.card_words import CardWordProblem, read_card
-from sixtysix.play.explain import why_illegal
-from sixtysix.play.input import InputProblem, Kind, parse_input
 from sixtysix.play.moves_help import variant_actions
-from sixtysix.play.render import TableInfo, hand_order, render_choices, render_view
 from sixtysix.play.session import Ending
-from sixtysix.play.terms import bot_label, command_text, news_list
+from sixtysix.service.card_words import CardWordProblem, read_card
+from sixtysix.service.explain import why_illegal
+from sixtysix.service.facts import TableInfo, hand_order
+from sixtysix.service.input import InputProblem, Kind, parse_input
+from sixtysix.service.terms import bot_label, command_text, news_list
+from sixtysix.text.render import render_choices, render_view
 from tests.helpers import deal, position
 from tests.play.conftest import make_session, make_variant
 from tests.play.scripted import RecordingScreen, ScriptedInput
@@ -230,7 +231,7 @@ def test_the_hints_notation_column_is_what_the_player_types(
     monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     """A stand-in analysis (every move worth 0): the table's second column is the command."""
-    import sixtysix.play.review as review
+    import sixtysix.service.review as review
 
     def analyse(view: object) -> list[tuple[int, float]]:
         return [(int(a), 0.0) for a in view.legal_actions]  # type: ignore[attr-defined]

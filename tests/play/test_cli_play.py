@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from sixtysix.cli import cli
 from sixtysix.core.rng import Seed
-from sixtysix.play.players import build_bots, default_opponent, opponents_for, resolve
 from sixtysix.plugins.manager import Registry
+from sixtysix.service.players import build_bots, default_opponent, opponents_for, resolve
 from tests.play.conftest import REGISTRY
 
 

@@ -8,8 +8,8 @@ from sixtysix.core.actions import CONCEDE
 from sixtysix.core.records import DealRecord, Record, load_record_text
 from sixtysix.core.replay import replay
 from sixtysix.core.rng import Seed
-from sixtysix.play.input import is_yes
 from sixtysix.play.session import Ending
+from sixtysix.service.input import is_yes
 from tests.play.conftest import REGISTRY, make_session, make_variant
 from tests.play.scripted import FakeClock, Interrupt, RecordingScreen, ScriptedInput, Step
 

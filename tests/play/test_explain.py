@@ -12,7 +12,7 @@ from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
 from sixtysix.i18n import Translator
-from sixtysix.play.explain import why_illegal
+from sixtysix.service.explain import why_illegal
 from tests.helpers import act, deal, position
 from tests.play.conftest import make_variant
 

@@ -8,8 +8,8 @@ from sixtysix.core.actions import parse_action
 from sixtysix.core.cards import parse_card
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.input import Command, InputProblem, Kind, control_word, parse_input
-from sixtysix.play.render import hand_order
+from sixtysix.service.facts import hand_order
+from sixtysix.service.input import Command, InputProblem, Kind, control_word, parse_input
 from tests.helpers import deal
 from tests.play.conftest import make_variant
 

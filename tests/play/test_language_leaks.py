@@ -26,8 +26,8 @@ from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
 from sixtysix.i18n.build import read_catalog
-from sixtysix.play.render import hand_order
 from sixtysix.play.session import Ending
+from sixtysix.service.facts import hand_order
 from tests.play.conftest import make_session, make_variant
 from tests.play.scripted import RecordingScreen
 

@@ -26,7 +26,7 @@ from sixtysix.core import files
 from sixtysix.core.files import FileTargetError, check_writable, write_text_atomic
 from sixtysix.core.records import Record, load_record_file
 from sixtysix.play.autosave import default_save_path
-from sixtysix.play.standings import DB_NAME, Standings, StandingsError
+from sixtysix.service.standings import DB_NAME, Standings, StandingsError
 from tests.play.test_cli_play import run
 
 RESULT: dict[str, object] = {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.play.terms import TURKISH_RANKS, TURKISH_SUITS
+from sixtysix.service.terms import TURKISH_RANKS, TURKISH_SUITS
 from tests.play.test_pty import spawn, stacks_on_timeout, to_the_end
 
 pexpect = pytest.importorskip("pexpect")

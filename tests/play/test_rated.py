@@ -11,8 +11,8 @@ from sixtysix.core.records import DealRecord, Record, load_record_text
 from sixtysix.core.replay import Replay, replay
 from sixtysix.core.rng import Seed
 from sixtysix.play.session import Ending
-from sixtysix.play.standings import Standings, leaving_score, match_score
-from sixtysix.play.timer import MoveTimer
+from sixtysix.service.standings import Standings, leaving_score, match_score
+from sixtysix.service.timer import MoveTimer
 from tests.play.conftest import REGISTRY, make_session, make_variant
 from tests.play.scripted import (
     AutoInput,

@@ -16,13 +16,13 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.render_outcome import (
+from sixtysix.service.scoring_words import SCALE_THRESHOLD, why_line
+from sixtysix.text.render_outcome import (
     DealSummary,
     pooled_points,
     render_match_summary,
     render_outcome,
 )
-from sixtysix.play.scoring_words import SCALE_THRESHOLD, why_line
 from tests.play.conftest import make_variant
 
 EN = Translator("en")

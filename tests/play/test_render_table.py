@@ -16,31 +16,30 @@ from sixtysix.core.deal import DealSetup
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.layout import Flow, phrase, words
-from sixtysix.play.public import (
+from sixtysix.service.facts import (
     EXCHANGED,
     MARRIAGE,
     SHOWN,
     TURNUP,
-    first_tricks,
-    hands_left,
-    known_cards,
-    render_first_tricks,
-    strict_begins,
-    telling,
-)
-from sixtysix.play.render import (
     TableInfo,
-    hand_line,
+    first_tricks,
     hand_order,
+    known_cards,
+    restricted,
+    strict_begins,
+)
+from sixtysix.service.narration import telling
+from sixtysix.service.terms import card_text
+from sixtysix.text.layout import Flow, phrase, words
+from sixtysix.text.public import hands_left, render_first_tricks
+from sixtysix.text.render import (
+    hand_line,
     hand_pieces,
     render_choices,
     render_view,
-    restricted,
     side_points,
     sides_line,
 )
-from sixtysix.play.terms import card_text
 from tests.play.conftest import make_variant
 
 EN = Translator("en")
@@ -150,14 +149,14 @@ def test_the_exchange_names_both_cards_and_the_taken_card_stays_visible() -> Non
     before = state.view(0)
     state.apply(EXCHANGE)
     after = state.view(0)
-    said = telling(EN, 1, 0, EXCHANGE, before, after)
+    said = telling(1, 0, EXCHANGE, before, after).text(EN, 0)
     assert said == "seat 1 exchanges 9♣ for the turn-up A♣"
     assert (1, parse_card("AC"), EXCHANGED) in known_cards(after)
     table = text_of(render_view(after, info(after), EN))
     assert "seat 1 exchanges 9♣ for the turn-up A♣" in table
     assert "Known in hands: seat 1 A♣ (taken in the exchange)" in table
     assert "turn-up 9♣" in table
-    tr_said = telling(TR, 1, 0, EXCHANGE, before, after)
+    tr_said = telling(1, 0, EXCHANGE, before, after).text(TR, 0)
     assert tr_said == "oyuncu 1, 9♣ ile açık kozu (A♣) değiştiriyor"
 
 
@@ -166,7 +165,7 @@ def test_the_marriage_shows_its_cards_and_keeps_the_other_one_visible() -> None:
     before = state.view(0)
     state.apply(MARRY + 0)  # seat 1 declares the clubs (trump) marriage
     after = state.view(0)
-    assert telling(EN, 1, 0, MARRY, before, after) == (
+    assert telling(1, 0, MARRY, before, after).text(EN, 0) == (
         "seat 1 declares the marriage in ♣ clubs (40), showing Q♣, K♣"
     )
     state.apply(int(parse_card("KC")))
@@ -192,7 +191,7 @@ def test_trump_from_below_names_the_card_shown_to_all() -> None:
     before = state.view(1)
     state.apply(TRUMP_BELOW)
     after = state.view(1)
-    assert telling(EN, 0, 1, TRUMP_BELOW, before, after) == (
+    assert telling(0, 1, TRUMP_BELOW, before, after).text(EN, 1) == (
         "seat 0 takes trump from below: A♠ is shown, trump is ♠ spades"
     )
     assert known_cards(after) == [(0, parse_card("AS"), SHOWN)]
@@ -329,16 +328,16 @@ def test_flow_breaks_only_between_pieces() -> None:
 
 
 def test_the_exchange_stays_announced_once_the_card_taken_is_played() -> None:
-    from sixtysix.play.public import announced
+    from sixtysix.service.narration import announced
 
     state = state_of("66", SIXTYSIX, "play AH; play KH")
     state.apply(EXCHANGE)
     view = state.view(0)
-    assert announced(EN, view, 1, EXCHANGE) == "seat 1 exchanges 9♣ for the turn-up A♣"
+    assert announced(view, 1, EXCHANGE).text(EN, 0) == "seat 1 exchanges 9♣ for the turn-up A♣"
     state.apply(int(parse_card("AC")))  # seat 1 leads the card it took
     view = state.view(0)
-    assert announced(EN, view, 1, EXCHANGE) == "seat 1 exchanges 9♣ for the turn-up"
-    assert announced(TR, view, 1, EXCHANGE) == "oyuncu 1, 9♣ ile açık kozu değiştiriyor"
+    assert announced(view, 1, EXCHANGE).text(EN, 0) == "seat 1 exchanges 9♣ for the turn-up"
+    assert announced(view, 1, EXCHANGE).text(TR, 0) == "oyuncu 1, 9♣ ile açık kozu değiştiriyor"
 
 
 @pytest.mark.parametrize("width", [66, 70, 75])

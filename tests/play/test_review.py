@@ -14,8 +14,8 @@ from sixtysix.core.cards import NUM_CARDS, POINTS
 from sixtysix.core.records import load_record_text
 from sixtysix.core.replay import replay
 from sixtysix.core.view import View
-from sixtysix.play import review as review_module
-from sixtysix.play.review import review
+from sixtysix.service import review as review_module
+from sixtysix.service.review import review
 from tests.cli.conftest import played_record
 from tests.play.conftest import REGISTRY
 

@@ -14,8 +14,8 @@ from sixtysix.core.replay import replay
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
 from sixtysix.play.autosave import load_saved_game, session_path
-from sixtysix.play.explain import why_illegal
 from sixtysix.play.session import Ending, Session
+from sixtysix.service.explain import why_illegal
 from tests.play.conftest import REGISTRY, make_session, make_variant
 from tests.play.scripted import AutoInput, RecordingScreen, ScriptedInput
 
@@ -95,7 +95,7 @@ def test_hand_is_hidden_from_other_seats() -> None:
     session.run()
     state = session.state
     assert state is not None
-    from sixtysix.play.terms import card_text
+    from sixtysix.service.terms import card_text
 
     line = next(ln for ln in screen.text.splitlines() if ln.startswith("Your hand"))
     for c in range(24):
@@ -114,7 +114,7 @@ def test_undo_takes_back_the_persons_last_action(tmp_path: Path) -> None:
     assert sum("Taken back: play" in s for s in screen.said) == 1
     # After the undo the record holds the second choice, not the first.
     first_view = person.views[0]
-    from sixtysix.play.render import hand_order
+    from sixtysix.service.facts import hand_order
 
     order = hand_order(first_view)
     data = json.loads(save.read_text())

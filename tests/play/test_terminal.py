@@ -13,7 +13,7 @@ from rich.console import Console
 
 from sixtysix.i18n import Translator
 from sixtysix.play.terminal import ConsoleScreen, TerminalInput
-from sixtysix.play.timer import MoveTimer
+from sixtysix.service.timer import MoveTimer
 from tests.interrupts import sigint_beside_the_wait
 from tests.play.scripted import FakeClock
 

@@ -20,7 +20,7 @@ from sixtysix.core.view import View
 from sixtysix.play import session as session_module
 from sixtysix.play.autosave import load_saved_game
 from sixtysix.play.session import Ending
-from sixtysix.play.undo import last_action, take_back, views_along
+from sixtysix.service.undo import last_action, take_back, views_along
 from tests.play.conftest import REGISTRY, make_session, make_variant
 from tests.play.scripted import AutoInput, RecordingScreen, ScriptedInput, Step
 

@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from sixtysix.plugins.manager import get_registry
 from sixtysix.table import wire
 from sixtysix.table.names import Names
+from sixtysix.table.sending import send_text
 from sixtysix.table.server import TableServer
 from sixtysix.table.settings import Settings
 from sixtysix.table.standings_db import ServerStandings
@@ -78,7 +79,9 @@ class Conn:
         return Conn(await connect(url, max_size=None, **kwargs))
 
     async def send(self, message: dict[str, Any] | str | bytes) -> None:
-        await self.ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
+        await send_text(
+            self.ws, message if isinstance(message, (str, bytes)) else json.dumps(message)
+        )
 
     async def next(self, timeout: float = WAIT) -> dict[str, Any]:
         if self._buffer:

@@ -12,10 +12,11 @@ import pytest
 
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.i18n import Translator
+from sixtysix.play.join import SeatRequest, sit
+from sixtysix.play.remote import RemoteTable
 from sixtysix.plugins.manager import build_registry
 from sixtysix.table import tokens
-from sixtysix.table.client import SeatRequest, TableError, sit
-from sixtysix.table.remote import RemoteTable
+from sixtysix.table.client import TableError
 from tests.play.scripted import RecordingScreen
 from tests.table.fake_server import TABLE, TOKEN, FakeServer, running
 

@@ -11,9 +11,9 @@ from sixtysix.core.actions import ACTION_NAMES, CLOSE, EXCHANGE, MARRY
 from sixtysix.core.cards import NUM_CARDS, iter_mask
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
-from sixtysix.play.render import hand_order
-from sixtysix.play.terms import card_text
 from sixtysix.protocol import messages
+from sixtysix.service.facts import hand_order
+from sixtysix.service.terms import card_text
 from tests.play.test_language_leaks import leaks
 from tests.table.test_client_remote import Table, state
 

@@ -13,10 +13,10 @@ from sixtysix.core.cards import CARD_NAMES
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.i18n import Translator
+from sixtysix.play.remote import RemoteTable
 from sixtysix.plugins.manager import build_registry
 from sixtysix.protocol import messages
 from sixtysix.table.incoming import ServerProtocolError, check_message
-from sixtysix.table.remote import RemoteTable
 from tests.play.scripted import FakeClock, RecordingScreen
 
 REGISTRY = build_registry()

@@ -19,9 +19,10 @@ from click.testing import CliRunner
 
 from sixtysix.cli import cli
 from sixtysix.i18n import Translator
+from sixtysix.play.join import SeatRequest, SeatResult, sit
+from sixtysix.play.remote import RemoteTable
 from sixtysix.plugins.manager import build_registry
-from sixtysix.table.client import SeatRequest, SeatResult, create_table, sit
-from sixtysix.table.remote import RemoteTable
+from sixtysix.table.client import create_table
 from tests.play.scripted import RecordingScreen
 from tests.table.server_helpers import free_port, join
 from tests.table.test_client_loop import Person, first_legal

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from sixtysix.play.standings import StandingsError
+from sixtysix.service.standings import StandingsError
 from sixtysix.table import server as server_module
 from sixtysix.table import wire
 from sixtysix.table.names import Names, NamesError

@@ -39,6 +39,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.table import server as server_module
 from sixtysix.table import wire
+from sixtysix.table.sending import send_text
 from sixtysix.table.server import TableServer
 from tests.table.server_helpers import Conn, create, join, play_out, running
 
@@ -333,7 +334,7 @@ async def exchange(conn: Conn, frames: list[str | bytes], seat: int | None, what
     connection is closed (properly: checked)."""
     for frame in frames:
         try:
-            await conn.ws.send(frame)
+            await send_text(conn.ws, frame)
         except ConnectionClosed:
             break
     got = 0
@@ -479,7 +480,7 @@ class Lab:
         if welcome is None:
             for frame in frames[1:]:  # after the answer: the server is closing
                 with contextlib.suppress(ConnectionClosed):
-                    await conn.ws.send(frame)
+                    await send_text(conn.ws, frame)
             await to_the_close(conn, what)
             self.world.noted(conn)
             return

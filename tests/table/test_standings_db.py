@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sixtysix.play.standings import Standings
+from sixtysix.service.standings import Standings
 from sixtysix.table.names import Names
 from sixtysix.table.standings_db import (
     ServerStandings,

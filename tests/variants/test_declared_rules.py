@@ -14,7 +14,7 @@ from sixtysix.core.outcome import DealEnd, Outcome, Reason
 from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
-from sixtysix.play.render import points_shown
+from sixtysix.service.facts import points_shown
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix
 from sixtysix.variants.sixtysix_3 import SixtySix3

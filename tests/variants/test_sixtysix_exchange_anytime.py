@@ -20,7 +20,7 @@ from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.i18n import Translator
-from sixtysix.play.explain import why_illegal
+from sixtysix.service.explain import why_illegal
 from sixtysix.sim.simulate import BotSpec, iter_chunks, play_game, play_one
 from sixtysix.variants.sixtysix import SixtySix
 from sixtysix.variants.two_hand import plain_two_hand

@@ -1,9 +1,9 @@
 """What a remote seat's screen says of the table itself in longer sentences: why a seat left,
 and the errors that end the connection.
 
-Kept apart from :mod:`sixtysix.table.remote` so that the state machine there stays short; every
+Kept apart from :mod:`sixtysix.play.remote` so that the state machine there stays short; every
 text is in the person's language. What the seat's screen shares with ``sixtysix play`` (the
-narration, help, hints, the leaving question) is play's own (:mod:`sixtysix.play`).
+narration, hints, the leaving question) is the table service's (:mod:`sixtysix.service`).
 """
 
 from __future__ import annotations

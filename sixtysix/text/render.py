@@ -4,14 +4,13 @@ Everything here is drawn from a :class:`~sixtysix.core.view.View` (plus public m
 totals, target, names), never from a :class:`DealState`, so hidden cards cannot reach the
 screen by mistake. Running points are shown only where the rules allow it: with automatic
 claims, or with ``open_scores`` (RULES.md: manual claims are a memory game). The table is laid
-out when the console's width is known (:mod:`sixtysix.play.layout`): compact below 70 columns,
+out when the console's width is known (:mod:`sixtysix.text.layout`): compact below 70 columns,
 and never cutting a card group, a seat label or an example across lines.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
@@ -19,16 +18,21 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card, marriage_points
+from sixtysix.core.cards import NUM_CARDS, SUIT_SYMBOLS, Card
 from sixtysix.core.rules import Sides
 from sixtysix.core.state import Phase
 from sixtysix.core.tricks import trick_winner
-from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.layout import COMPACT_WIDTH, Flow, phrase, words
-from sixtysix.play.public import SUIT_STYLES, announced, card_piece, known_line, labels
-from sixtysix.play.terms import (
+from sixtysix.service.facts import (
+    TableInfo,
+    hand_order,
+    restricted,
+    seat_points,
+    sides_known,
+)
+from sixtysix.service.narration import announced
+from sixtysix.service.terms import (
     action_text,
     bot_label,
     card_text,
@@ -38,51 +42,10 @@ from sixtysix.play.terms import (
     seat_name,
     suit_label,
 )
+from sixtysix.text.layout import COMPACT_WIDTH, Flow, phrase, words
+from sixtysix.text.public import SUIT_STYLES, card_piece, known_line, labels
 
-__all__ = [
-    "SUIT_STYLES",
-    "TableInfo",
-    "card",
-    "hand_order",
-    "points_shown",
-    "render_choices",
-    "render_view",
-    "seat_points",
-    "sides_known",
-]
-
-
-def points_shown(variant: Variant) -> bool:
-    """Whether people see running points: with automatic claims, or with ``open_scores``
-    (RULES.md: manual claims are a memory game), as the variant's rules state."""
-    return not variant.rules.manual_claim or variant.rules.open_scores
-
-
-@dataclass(frozen=True, slots=True)
-class TableInfo:
-    """The public facts about the match that a view does not hold."""
-
-    variant: str
-    deal_number: int
-    totals: tuple[int, ...]
-    target: int
-    #: Who sits where: the bot's name, or "" for the person.
-    players: tuple[str, ...]
-    show_points: bool
-    rated: bool
-    #: Deals in a match of a fixed length (None: the match is played to ``target``).
-    deals: int | None = None
-
-
-def hand_order(view: View) -> list[Card]:
-    """The hand as displayed and numbered: trumps first, then clubs, diamonds, hearts, spades;
-    high to low within a suit."""
-    trump = view.trump
-
-    def key(card: Card) -> tuple[int, int, int]:
-        return (0 if card.suit == trump else 1, card.suit, -card.rank)
-
-    return sorted(view.hand, key=key)
+__all__ = ["SUIT_STYLES", "card", "render_choices", "render_view"]
 
 
 def card(card: int, *, bold: bool = False) -> Text:
@@ -92,16 +55,6 @@ def card(card: int, *, bold: bool = False) -> Text:
 
 def suit_text(tr: Translator, suit: int) -> Text:
     return Text(suit_label(tr, suit), style=SUIT_STYLES[suit] + " bold")
-
-
-def restricted(view: View) -> frozenset[int]:
-    """The cards of the hand that may not be played now, when the person is to play a card
-    and only some of the hand is allowed (empty otherwise: nothing to mark)."""
-    if not view.my_turn:
-        return frozenset()
-    legal = {int(a) for a in view.legal_actions if a < NUM_CARDS}
-    barred = frozenset(int(c) for c in view.hand if int(c) not in legal)
-    return barred if legal and barred else frozenset()
 
 
 def hand_pieces(view: View, tr: Translator, order: Sequence[Card]) -> list[Text]:
@@ -138,36 +91,6 @@ def hand_line(view: View, tr: Translator) -> RenderableType:
         return line
     legend = tr._("Cards in [brackets] may not be played now.")
     return Group(line, Flow(words(legend, "dim"), indent=2, gap=" "))
-
-
-def sides_known(view: View) -> list[int] | None:
-    """Each seat's side as far as this seat knows it, or None while a partner is hidden."""
-    n = view.seats
-    rules = view.rules
-    if rules.sides == Sides.SEATS or view.declarer is None:
-        return list(range(n))
-    if rules.sides == Sides.DECLARER:
-        return [0 if s == view.declarer else 1 for s in range(n)]
-    if view.solo:
-        return [0 if s == view.declarer else 1 for s in range(n)]
-    if view.partner is not None:
-        return [0 if s in (view.declarer, view.partner) else 1 for s in range(n)]
-    return None
-
-
-def seat_points(view: View, seat: int) -> tuple[int, int]:
-    """(points known to count, marriage points still pending) for a seat: card points, plus
-    its marriages once its side (as far as this seat knows) has won a trick."""
-    trump = view.trump
-    married = sum(marriage_points(s, -1 if trump is None else trump) for s in view.marriages[seat])
-    sides = sides_known(view)
-    if sides is None:
-        has_trick = view.tricks[seat] > 0
-    else:
-        has_trick = any(view.tricks[t] for t in range(view.seats) if sides[t] == sides[seat])
-    if has_trick:
-        return view.card_points[seat] + married, 0
-    return view.card_points[seat], married
 
 
 def _tricks_played(view: View) -> list[list[tuple[int, int]]]:
@@ -310,7 +233,9 @@ class _Table:
         else:
             parts.append(Flow([Text(tr._("nothing yet"), style="dim")], head=table_head))
 
-        news = [announced(tr, view, s, a) for s, a in view.history if a >= NUM_CARDS]
+        news = [
+            announced(view, s, a).text(tr, view.seat) for s, a in view.history if a >= NUM_CARDS
+        ]
         if news:
             head_text = Text(tr._("Announcements") + ": ", style="bold")
             keep = labels(tr, view.seats, me)

@@ -24,11 +24,11 @@ from sixtysix.core.rules import Sides
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.layout import Flow, Responsive, phrase
-from sixtysix.play.public import hands_left, labels
-from sixtysix.play.render import sides_known
-from sixtysix.play.scoring_words import why_line
-from sixtysix.play.terms import reason_text, seat_name
+from sixtysix.service.facts import sides_known
+from sixtysix.service.scoring_words import why_line
+from sixtysix.service.terms import reason_text, seat_name
+from sixtysix.text.layout import Flow, Responsive, phrase
+from sixtysix.text.public import hands_left, labels
 
 
 def pooled_points(outcome: Outcome, view: View) -> list[int] | None:

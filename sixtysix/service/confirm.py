@@ -1,14 +1,14 @@
 """The one question asked before an irrevocable choice (leaving, conceding), at ``sixtysix
 play`` and at a remote seat alike: the question and its ``(y/n)``, what leaving a rated game
 costs (said once, before the question), and the answer read by
-:func:`~sixtysix.play.input.is_yes`."""
+:func:`~sixtysix.service.input.is_yes`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from sixtysix.i18n import Translator
-from sixtysix.play.standings import leaving_score
+from sixtysix.service.standings import leaving_score
 
 
 def question(tr: Translator, text: str) -> str:
@@ -26,7 +26,7 @@ def concede_question(tr: Translator) -> str:
 
 def leaving_warning(tr: Translator, totals: Sequence[int], completed: int, me: int) -> str:
     """What leaving a rated match now would score, by the leaving rules
-    (:func:`~sixtysix.play.standings.leaving_score`, on the completed deals' totals)."""
+    (:func:`~sixtysix.service.standings.leaving_score`, on the completed deals' totals)."""
     if leaving_score(totals, completed, me) is None:
         consequence = tr._("you lead on the completed deals, so it would not be scored")
     else:

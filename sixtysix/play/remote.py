@@ -1,11 +1,11 @@
-"""A person's seat at a remote table, on the screen of ``sixtysix play``.
+"""A person's seat at a remote table, on the terminal's screen.
 
 :class:`RemoteTable` turns the server's checked messages (:mod:`sixtysix.table.incoming`) into
-what the person sees, drawn and said with play's own pieces (:mod:`sixtysix.play.render`, the
-narration of :mod:`sixtysix.play.narration`, play's help and its one yes/no question of
-:mod:`sixtysix.play.confirm`), and the lines the person types (read by play's
-:func:`~sixtysix.play.input.parse_input`) into messages for the server. It does no I/O of its
-own: the network side (:mod:`sixtysix.table.client`) feeds it and sends what it returns, so it
+what the person sees, drawn as ``sixtysix play`` draws (:mod:`sixtysix.text.render`, the
+narration of :mod:`sixtysix.service.narration`, the help and the one yes/no question of
+:mod:`sixtysix.service.confirm`), and the lines the person types (read by
+:func:`~sixtysix.service.input.parse_input`) into messages for the server. It does no I/O of its
+own: the seat's loop (:mod:`sixtysix.play.join`) feeds it and sends what it returns, so it
 is tested with plain lists. The views it draws are the seat's own, rebuilt with
 :func:`~sixtysix.protocol.messages.decode_view`; the server is the referee, this side only
 helps the person (a move it knows to be illegal is explained and not sent). An ``event`` is
@@ -29,23 +29,25 @@ from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.confirm import concede_question, leave_question, leaving_warning, question
-from sixtysix.play.explain import why_illegal
-from sixtysix.play.input import InputProblem, Kind, control_word, is_yes, parse_input
+from sixtysix.play import remote_texts as texts
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
-from sixtysix.play.public import render_first_tricks
-from sixtysix.play.render import TableInfo, hand_order, points_shown, render_choices
-from sixtysix.play.render import render_view as draw_view
-from sixtysix.play.render_outcome import marriage_headline, render_outcome
 from sixtysix.play.screen import Screen
-from sixtysix.play.terms import action_text, announcement, seat_name, word
-from sixtysix.play.timer import Clock, MoveTimer
 from sixtysix.plugins.manager import Registry, variant_from
 from sixtysix.protocol.messages import Message, ProtocolError, decode_view
-from sixtysix.table import texts
+from sixtysix.service.confirm import concede_question, leave_question, leaving_warning, question
+from sixtysix.service.explain import why_illegal
+from sixtysix.service.facts import TableInfo, hand_order, points_shown
+from sixtysix.service.input import InputProblem, Kind, control_word, is_yes, parse_input
+from sixtysix.service.narration import announcement
+from sixtysix.service.terms import action_text, seat_name, word
+from sixtysix.service.timer import Clock, MoveTimer
 from sixtysix.table.incoming import ServerProtocolError
 from sixtysix.table.wire import HARD_ERRORS, PAUSED_SAVE
+from sixtysix.text.public import render_first_tricks
+from sixtysix.text.render import render_choices
+from sixtysix.text.render import render_view as draw_view
+from sixtysix.text.render_outcome import marriage_headline, render_outcome
 
 
 @dataclass
@@ -187,7 +189,7 @@ class RemoteTable:
         seat = self._seat_check(m["seat"])
         action = int(parse_action(m["action"]))
         if self.view is None:  # no view to tell it from: the bare announcement
-            self.screen.say(announcement(self.tr, seat, self.me, action, None))
+            self.screen.say(announcement(seat, self.me, action, None).text(self.tr, self.me))
             return
         self._event = (seat, action)  # told with the cards it shows once the update comes
 

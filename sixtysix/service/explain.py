@@ -23,7 +23,7 @@ from sixtysix.core.cards import ACE, KING, NUM_CARDS, QUEEN, card_id
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.terms import SUIT_SINGULAR, card_text, suit_label, suit_name
+from sixtysix.service.terms import SUIT_SINGULAR, card_text, suit_label, suit_name
 
 
 def cards_list(cards: list[int] | set[int]) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from sixtysix.core.cards import ACE, JACK, KING, NINE, QUEEN, TEN, Card, card_id, parse_card
 from sixtysix.core.errors import NotationError
 from sixtysix.i18n import N_, Translator
-from sixtysix.play.terms import card_text, suit_name
+from sixtysix.service.terms import card_text, suit_name
 
 SUIT_WORDS: dict[str, int] = {
     **dict.fromkeys(("c", "♣", "♧", "club", "clubs", "sinek", "ispati", "ispatı"), 0),

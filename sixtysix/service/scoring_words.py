@@ -14,7 +14,7 @@ from sixtysix.core.outcome import Outcome, Reason, schneider_scale
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.terms import seat_name
+from sixtysix.service.terms import seat_name
 from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.sixtysix_4 import SixtySix4Options
 from sixtysix.variants.two_hand import TwoHandVariant

@@ -1,11 +1,11 @@
 """Reading what the player types, forgivingly, in either language.
 
 A card alone plays it (``10h``, ``Q♥``, ``th``, ``as`` for A♠ in English; in words ``queen
-hearts``, ``kız kupa``, ``kupa 9``: :mod:`sixtysix.play.card_words`), and so does its number in
+hearts``, ``kız kupa``, ``kupa 9``: :mod:`sixtysix.service.card_words`), and so does its number in
 the hand as displayed (``3``). The verbs of RECORDS.md work as written (``play QD``, ``marry
 H``, ``exchange``, ``close``, ``claim``, ``trump S``, ``trump below``, ``partner AD``, ``solo``,
 ``concede``), and so do the Turkish words the Turkish screen shows
-(:data:`sixtysix.play.terms.COMMAND_WORDS`: ``oyna papaz kupa``, ``evlilik kupa``, ``değiş``,
+(:data:`sixtysix.service.terms.COMMAND_WORDS`: ``oyna papaz kupa``, ``evlilik kupa``, ``değiş``,
 ``kapat``, ``kafi``, ``koz kupa``, ``koz alttan``, ``ortak karo``, ``yalnız``, ``bırak``). A
 suit alone names trump during the trump call, an ace alone calls the partner during the
 partner call. ``?``, ``hint``, ``undo``, ``rules``, ``tricks`` and ``quit`` (and their Turkish
@@ -36,8 +36,8 @@ from sixtysix.core.cards import ACE, Card
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.play.card_words import RANK_WORDS, SUIT_WORDS, CardWordProblem, read_card
-from sixtysix.play.terms import command_text
+from sixtysix.service.card_words import RANK_WORDS, SUIT_WORDS, CardWordProblem, read_card
+from sixtysix.service.terms import command_text
 
 
 class Kind(Enum):

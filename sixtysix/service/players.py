@@ -15,8 +15,8 @@ from sixtysix.bots.external import exec_bot_class, is_exec_spec
 from sixtysix.bots.levels import LEVEL_PREFIX, LEVELS, resolve_player
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
-from sixtysix.play.terms import typed_bot_name
 from sixtysix.plugins.manager import Registry
+from sixtysix.service.terms import typed_bot_name
 
 if TYPE_CHECKING:
     from sixtysix.bots.external import Deadlines

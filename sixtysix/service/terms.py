@@ -33,7 +33,6 @@ from sixtysix.core.cards import (
     SUITS,
     TEN,
     card_id,
-    marriage_points,
 )
 from sixtysix.core.faults import FaultKind
 from sixtysix.core.outcome import Reason
@@ -108,62 +107,9 @@ def action_text(tr: Translator, action: int) -> str:
     return str(action)
 
 
-def announcement(tr: Translator, seat: int, me: int, action: int, trump: int | None) -> str:
-    """What the table hears when a seat acts: "seat 1 declares the marriage in ♥ hearts (40)".
-
-    The person's own actions have their own wording ("You close the talon"), since both
-    languages conjugate the verb by person.
-    """
-    mine = seat == me
-    who = seat_name(tr, seat, me)
-    if action < NUM_CARDS:
-        text = tr._("You play {card}") if mine else tr._("{who} plays {card}")
-        return text.format(who=who, card=card_text(action))
-    if MARRY <= action < MARRY + 4:
-        suit = action - MARRY
-        text = (
-            tr._("You declare the marriage in {suit} ({points})")
-            if mine
-            else tr._("{who} declares the marriage in {suit} ({points})")
-        )
-        return text.format(
-            who=who,
-            suit=suit_label(tr, suit),
-            points=marriage_points(suit, -1 if trump is None else trump),
-        )
-    if action == EXCHANGE:
-        text = (
-            tr._("You exchange the trump card") if mine else tr._("{who} exchanges the trump card")
-        )
-    elif action == CLOSE:
-        text = tr._("You close the talon") if mine else tr._("{who} closes the talon")
-    elif action == CLAIM:
-        text = tr._("You claim 66") if mine else tr._("{who} claims 66")
-    elif TRUMP <= action < TRUMP + 4:
-        text = tr._("You name trump: {suit}") if mine else tr._("{who} names trump: {suit}")
-        return text.format(who=who, suit=suit_label(tr, action - TRUMP))
-    elif action == TRUMP_BELOW:
-        text = tr._("You take trump from below") if mine else tr._("{who} takes trump from below")
-    elif PARTNER <= action < PARTNER + 4:
-        ace = card_id(ACE, action - PARTNER)
-        text = tr._("You call {card} as partner") if mine else tr._("{who} calls {card} as partner")
-        return text.format(who=who, card=card_text(ace))
-    elif action == SOLO:
-        text = (
-            tr._('You play solo: "I go alone!"')
-            if mine
-            else tr._('{who} plays solo: "I go alone!"')
-        )
-    elif action == CONCEDE:
-        text = tr._("You concede the deal") if mine else tr._("{who} concedes the deal")
-    else:
-        return f"{who}: {action}"
-    return text.format(who=who)
-
-
 #: The words a player types, as the help and the move list show them, per language: the
 #: English verbs are the notation of RECORDS.md, the Turkish ones what
-#: :mod:`sixtysix.play.input` reads besides them (a test parses every one back).
+#: :mod:`sixtysix.service.input` reads besides them (a test parses every one back).
 COMMAND_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "play": "play",
