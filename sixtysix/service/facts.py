@@ -149,3 +149,15 @@ def seat_points(view: View, seat: int) -> tuple[int, int]:
     if has_trick:
         return view.card_points[seat] + married, 0
     return view.card_points[seat], married
+
+
+def side_points(view: View) -> list[int] | None:
+    """Each seat's side's pooled points known to count, where the sides are known and are
+    more than single seats (None otherwise)."""
+    sides = sides_known(view)
+    if view.rules.sides == Sides.SEATS or view.declarer is None or sides is None:
+        return None
+    valid = [seat_points(view, s)[0] for s in range(view.seats)]
+    return [
+        sum(valid[t] for t in range(view.seats) if sides[t] == sides[s]) for s in range(view.seats)
+    ]

@@ -29,6 +29,7 @@ from sixtysix.service.facts import (
     hand_order,
     restricted,
     seat_points,
+    side_points,
     sides_known,
 )
 from sixtysix.service.narration import announced
@@ -256,18 +257,6 @@ class _Table:
             )
         parts.append(hand_line(view, tr))
         return parts
-
-
-def side_points(view: View) -> list[int] | None:
-    """Each seat's side's pooled points known to count, where the sides are known and are
-    more than single seats (None otherwise)."""
-    sides = sides_known(view)
-    if view.rules.sides == Sides.SEATS or view.declarer is None or sides is None:
-        return None
-    valid = [seat_points(view, s)[0] for s in range(view.seats)]
-    return [
-        sum(valid[t] for t in range(view.seats) if sides[t] == sides[s]) for s in range(view.seats)
-    ]
 
 
 def _scores(view: View, info: TableInfo, tr: Translator, compact: bool = False) -> Table:

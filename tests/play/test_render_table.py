@@ -26,6 +26,7 @@ from sixtysix.service.facts import (
     hand_order,
     known_cards,
     restricted,
+    side_points,
     strict_begins,
 )
 from sixtysix.service.narration import telling
@@ -37,7 +38,6 @@ from sixtysix.text.render import (
     hand_pieces,
     render_choices,
     render_view,
-    side_points,
     sides_line,
 )
 from tests.play.conftest import make_variant
