@@ -138,10 +138,6 @@ ALLOWED: dict[str, set[str]] = {
     "testing": {"core", "plugins", "variants", "bots", "sim", "cli"},
 }
 
-#: The parts whose imports inside functions keep their own rules for now (being reorganised).
-OWN_FUNCTION_IMPORTS = frozenset({"bots"})
-
-
 @dataclass(frozen=True)
 class Import:
     """One module that one statement of the package imports."""
@@ -494,7 +490,6 @@ def test_imports_inside_functions_say_why() -> None:
         for imp in IMPORTS
         if imp.in_function
         and not imp.typing_only
-        and part(imp.module) not in OWN_FUNCTION_IMPORTS
         and reason(imp) is None
     ]
     assert not unexplained, (

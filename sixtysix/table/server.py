@@ -667,7 +667,7 @@ class TableServer:
             for other in self.tables.values()
             if other is not table
             and not other.finished
-            and any(n is not None and name_key(n) == key for n in other.names)
+            and key in other.name_keys
         )
         if held >= self.limits.tables_per_name:
             raise WireError(

@@ -113,6 +113,9 @@ class Table(MatchFacts):
             raise WireError("garbage", str(exc)) from None
         self.kinds = [seat_kind(s, b) for s, b in zip(config.seats, self.bots, strict=True)]
         self.names: list[str | None] = list(names) if names is not None else [None] * n
+        #: Each seat's name as names compare (:func:`name_key`), kept beside ``names``: the
+        #: server asks every table at each join whether a name sits there.
+        self.name_keys = [None if name is None else name_key(name) for name in self.names]
         self.left: list[bool] = list(left) if left is not None else [False] * n
         self.connected = [False] * n
         #: The match: its deals, record, totals, dealer and winners.
@@ -238,10 +241,7 @@ class Table(MatchFacts):
     def find(self, name: str) -> int | None:
         """The seat ``name`` holds at this table (names are case-insensitive)."""
         key = name_key(name)
-        for s, held in enumerate(self.names):
-            if held is not None and name_key(held) == key:
-                return s
-        return None
+        return self.name_keys.index(key) if key in self.name_keys else None
 
     def join(self, name: str, seat: int | None = None) -> tuple[int, bool]:
         """Seat ``name`` (the given seat or the first free one) or find its seat again:
@@ -261,6 +261,7 @@ class Table(MatchFacts):
         elif seat not in free:
             raise WireError("table_full", f"seat {seat} is not a free person seat")
         self.names[seat] = name
+        self.name_keys[seat] = name_key(name)
         return seat, False
 
     def connect(self, seat: int) -> Out:
@@ -309,7 +310,7 @@ class Table(MatchFacts):
             return []
         self.drops.pop(seat, None)
         if not self.started:
-            self.names[seat] = None
+            self.names[seat] = self.name_keys[seat] = None
             self.connected[seat] = False
             return self._seats() + self._to_humans(wire.waiting(self.free_seats()))
         self.left[seat] = True
