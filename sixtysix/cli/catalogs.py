@@ -27,6 +27,7 @@ from sixtysix.cli.localized import help_paragraphs
 from sixtysix.core.variant import Variant
 from sixtysix.i18n import DOMAIN, normalize
 from sixtysix.i18n.build import PACKAGE_DIR, compile_all, merge
+from sixtysix.i18n.click_catalog import click_source
 from sixtysix.plugins.manager import build_registry
 
 BUILTIN_VARIANTS = (
@@ -64,12 +65,13 @@ def localized_commands() -> list[click.Command]:
 
 def help_texts(command: click.Command) -> list[str]:
     """The translatable texts of one command's help: its paragraphs and its options' help
-    (Click's ``--help`` included), as the catalog keys them."""
+    (Click's ``--help`` included, in Click's English whatever language built it), as the
+    catalog keys them."""
     texts = help_paragraphs(command.help or "")
     for param in command.get_params(click.Context(command)):
         text = getattr(param, "help", None)
         if isinstance(param, click.Option) and text:
-            texts.append(normalize(text))
+            texts.append(normalize(click_source(text) or text))
     return texts
 
 
@@ -85,7 +87,9 @@ def command_texts() -> list[str]:
 def extract() -> Catalog:
     """Every message of the package, the built-in variants' text and the commands' help."""
     catalog = Catalog(project="sixtysix", domain=DOMAIN)
-    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2)}  # Translator.p_(context, message)
+    # Translator.p_(context, message); _said(message): a message of the CLI said before any
+    # translator exists (cli/common.py).
+    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2), "_said": None}
     found = extract_from_dir(str(PACKAGE_DIR), keywords=keywords)
     for filename, lineno, message, _comments, context in found:
         if isinstance(message, str) and message:

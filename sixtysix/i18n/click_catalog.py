@@ -54,11 +54,17 @@ def _sources() -> dict[str, str]:
     return out
 
 
+def click_source(text: str) -> str | None:
+    """Click's English for ``text`` when it is one of Click's own messages in any language
+    (built once, in the language of the moment, like ``--help``'s help); None otherwise."""
+    return _sources().get(text)
+
+
 def click_text(text: str, lang: str) -> str | None:
     """``text`` in ``lang`` when it is one of Click's own messages in any language (Click
     builds some, like ``--help``'s "Show this message and exit.", once, in the language of the
     moment); None for any other text."""
-    source = _sources().get(text)
+    source = click_source(text)
     return None if source is None else catalog(lang).gettext(source)
 
 
