@@ -138,6 +138,7 @@ ALLOWED: dict[str, set[str]] = {
     "testing": {"core", "plugins", "variants", "bots", "sim", "cli"},
 }
 
+
 @dataclass(frozen=True)
 class Import:
     """One module that one statement of the package imports."""
@@ -488,9 +489,7 @@ def test_imports_inside_functions_say_why() -> None:
     unexplained = [
         (imp, imp.target)
         for imp in IMPORTS
-        if imp.in_function
-        and not imp.typing_only
-        and reason(imp) is None
+        if imp.in_function and not imp.typing_only and reason(imp) is None
     ]
     assert not unexplained, (
         "imports inside functions without a reason (# start-up, # the <extra> extra):\n"

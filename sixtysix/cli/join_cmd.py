@@ -65,7 +65,8 @@ def join(
     """
     from rich.console import Console  # start-up
 
-    from sixtysix.play.join import LineReader, SeatRequest, sit  # start-up
+    from sixtysix.play.join import LineReader, LineSource, SeatRequest, sit  # start-up
+    from sixtysix.play.line_editor import line_editor  # start-up
     from sixtysix.play.remote import RemoteTable  # start-up
     from sixtysix.play.terminal import ConsoleScreen  # start-up
     from sixtysix.table.client import check_url  # start-up
@@ -77,17 +78,25 @@ def join(
             tr._("{name!r} is not a name: use 1 to 32 letters, digits, _ - or .").format(name=name)
         )
     console = Console()
-    screen = ConsoleScreen(console, tr)
+    editor = line_editor(console)
+    if editor is None:
+        screen = ConsoleScreen(console, tr)
+        reader: LineSource = LineReader(sys.stdin)
 
-    def prompt(text: str) -> None:
-        console.file.write(text)
-        console.file.flush()
+        def prompt(text: str) -> None:
+            console.file.write(text)
+            console.file.flush()
 
+    else:
+        screen = ConsoleScreen(console, tr, guard=editor.output)
+        reader, prompt = editor, editor.prompt
     table = RemoteTable(tr, screen, registry(), prompt)
     request = SeatRequest(url, name, table_id, seat, tr.lang, reconnect_time=float(reconnect_time))
     try:
-        result = sit(request, table, LineReader(sys.stdin))
+        result = sit(request, table, reader)
     except KeyboardInterrupt:
+        if editor is not None:
+            editor.restore()
         screen.say("")
         screen.say(
             tr._("Your seat is kept for a while: join again with --name {name} to go on.").format(

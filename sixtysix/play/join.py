@@ -3,7 +3,8 @@
 :func:`sit` takes a seat and plays it: the connection runs in asyncio while the person's lines
 come from a reader thread (:class:`LineReader`), so the server's messages keep arriving and
 showing while the person types. When the connection drops, the client joins again with its
-token, backing off from half a second to :data:`MAX_BACKOFF`, for as long as the server keeps
+token, trying again after a quarter of a second and then every :data:`MAX_BACKOFF` at most
+(back within a second or so of a restarted server listening), for as long as the server keeps
 a dropped seat (``reconnect_time``, the server's default unless told); the server then sends the
 match, the deal, the view and the pending decision, and the screen is drawn again.
 """
@@ -43,8 +44,10 @@ from sixtysix.table.incoming import ServerProtocolError, check_message, parse_fr
 from sixtysix.table.sending import send_text
 from sixtysix.table.wire import encode
 
-#: The longest pause between two reconnection attempts.
-MAX_BACKOFF = 8.0
+#: The first and the longest pause between two reconnection attempts: a failed attempt costs a
+#: refused connection, and the person is waiting.
+FIRST_BACKOFF = 0.25
+MAX_BACKOFF = 1.0
 #: How long a turn of another seat lasts before the screen says whom the table waits for.
 WAITING_DELAY = 0.8
 TICK_SECONDS = 0.2
@@ -181,7 +184,7 @@ class _Seat:
     async def _sessions(self) -> SeatResult:
         tr, url = self.tr, self.request.url
         deadline: float | None = None
-        delay = 0.5
+        delay = FIRST_BACKOFF
         while True:
             try:
                 ws = await open_connection(url, tr)
@@ -204,7 +207,7 @@ class _Seat:
                     self.table.screen.say(
                         tr._("The connection is lost: reconnecting..."), "bold yellow"
                     )
-                delay = 0.5
+                delay = FIRST_BACKOFF
                 with contextlib.suppress(TableError):
                     self._totals(await tables_reply(url, tr))
 

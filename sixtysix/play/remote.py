@@ -532,8 +532,10 @@ class RemoteTable:
         self.screen.say(text.format(who=self._who(seat)), "dim")
 
     def tick(self) -> None:
-        """Draw the countdown of this seat's move, when one runs."""
-        if self.timer is not None and self.my_turn:
+        """Draw the countdown of this seat's move, when one runs and the prompt is the last
+        line (the countdown lives on the line above it: anywhere else it would cover a line
+        the person typed)."""
+        if self.timer is not None and self.my_turn and self._prompted:
             change = self.timer.poll()
             if change is not None:
                 self.screen.countdown(*change)
@@ -550,10 +552,8 @@ class RemoteTable:
 
     def _set_players(self, players: Sequence[str]) -> None:
         self.players = list(players)
-        n = len(players)
-        if len(self.connected) != n:
-            self.connected = [True] * n
-            self.left = [False] * n
+        if len(self.connected) != len(players):  # unknown until the next seats message
+            self.connected, self.left = [], []
 
     def _is_person(self, seat: int) -> bool:
         label = self.players[seat] if seat < len(self.players) else ""

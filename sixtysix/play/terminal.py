@@ -27,19 +27,30 @@ POLL_SECONDS = 0.2
 class ConsoleScreen:
     """A :class:`~sixtysix.play.session.Screen` on a Rich console."""
 
-    def __init__(self, console: Console, tr: Translator, live: bool | None = None) -> None:
+    def __init__(
+        self,
+        console: Console,
+        tr: Translator,
+        live: bool | None = None,
+        guard: Callable[[], AbstractContextManager[object]] = nullcontext,
+    ) -> None:
         self.console = console
         self.tr = tr
         self.live = console.is_terminal if live is None else live
+        #: Held around each print: a line editor wipes its prompt and draws it again after.
+        self.guard = guard
 
     def show(self, renderable: RenderableType) -> None:
-        self.console.print(renderable, highlight=False)
+        with self.guard():
+            self.console.print(renderable, highlight=False)
 
     def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, highlight=False, markup=False)
+        with self.guard():
+            self.console.print(text, style=style, highlight=False, markup=False)
 
     def command(self, text: str) -> None:
-        self.console.print(text, style="bold", soft_wrap=True, highlight=False, markup=False)
+        with self.guard():
+            self.console.print(text, style="bold", soft_wrap=True, highlight=False, markup=False)
 
     def thinking(self, seat: int) -> AbstractContextManager[object]:
         """A spinner naming the seat while a computer player chooses (on a terminal only:

@@ -665,9 +665,7 @@ class TableServer:
         held = sum(
             1
             for other in self.tables.values()
-            if other is not table
-            and not other.finished
-            and key in other.name_keys
+            if other is not table and not other.finished and key in other.name_keys
         )
         if held >= self.limits.tables_per_name:
             raise WireError(

@@ -271,8 +271,9 @@ class Table(MatchFacts):
         out = self._seats()
         if not self.started and not self.free_seats() and not self.finished:
             out += self.start_if_ready()
-        elif not self.started:
-            out += self._to_humans(wire.waiting(self.free_seats()))
+        elif not self.started:  # the joiner hears it with its screen (:meth:`screen`)
+            waiting = wire.waiting(self.free_seats())
+            out += [(s, message) for s, message in self._to_humans(waiting) if s != seat]
         return out
 
     def disconnect(self, seat: int) -> Out:
@@ -309,10 +310,11 @@ class Table(MatchFacts):
         if self.kinds[seat] != "human" or self.left[seat] or self.finished:
             return []
         self.drops.pop(seat, None)
-        if not self.started:
+        if not self.started:  # the seat is free again; the leaver is told it has left
+            told = [(seat, wire.left(seat, reason, None))] if reason == "quit" else []
             self.names[seat] = self.name_keys[seat] = None
             self.connected[seat] = False
-            return self._seats() + self._to_humans(wire.waiting(self.free_seats()))
+            return told + self._seats() + self._to_humans(wire.waiting(self.free_seats()))
         self.left[seat] = True
         score = leaving_score(self.totals, self.completed, seat) if self.config.rated else None
         if self.config.rated:

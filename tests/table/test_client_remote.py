@@ -164,6 +164,7 @@ def test_quit_asks_once_then_leaves_and_the_standings_end_it() -> None:
 def test_the_table_comings_and_goings_in_turkish() -> None:
     t = Table(lang="tr")
     seats = {"type": "seats", "players": ["ayse", "mehmet"], "left": [False, False]}
+    t.feed({**seats, "connected": [True, True]})
     t.feed({**seats, "connected": [True, False]})
     t.feed({**seats, "connected": [True, True]})
     t.feed({"type": "waiting", "for": [1]})
@@ -176,6 +177,18 @@ def test_the_table_comings_and_goings_in_turkish() -> None:
     assert "masadan kalktı (süresi doldu)" in text
     assert "Maç bitti: bir oyuncu masadan kalktı." in text
     assert t.remote.done
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_a_seat_nobody_has_taken_yet_is_not_a_lost_connection(lang: str) -> None:
+    t = Table(lang=lang)
+    free = {"type": "seats", "players": ["ayse", ""], "left": [False, False]}
+    t.feed({**free, "connected": [True, False]})
+    t.feed({"type": "waiting", "for": [1]})
+    t.feed({**free, "players": ["ayse", "mehmet"], "connected": [True, True]})
+    text = t.screen.text
+    assert "lost the connection" not in text and "yitirdi" not in text
+    assert ("seat 1 (mehmet) has joined the table." if lang == "en" else "masaya") in text
 
 
 def test_the_screen_says_whom_the_table_waits_for() -> None:

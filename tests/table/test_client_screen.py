@@ -1,0 +1,224 @@
+"""What a person at a remote table sees, on an emulated terminal of 45, 60 and 120 columns, in
+English and in Turkish: a message arriving mid-move leaves the typing intact below it, the
+countdown of a rated table lives on its own line above the prompt, a free seat is not a lost
+connection, and after the server restarts the prompt is on the screen once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
+
+from tests.table.server_helpers import free_port  # noqa: E402
+from tests.table.test_client_pty import _env, sixtysix  # noqa: E402
+
+TIMEOUT = 30
+ROWS = 40
+PROMPT = {"en": "Your move > ", "tr": "Hamlen > "}
+LOST = {"en": "lost the connection", "tr": "bağlantısını yitirdi"}
+WAITING = {"en": "Waiting for players", "tr": "Oyuncular bekleniyor"}
+
+
+class Server:
+    """``sixtysix serve`` on a loopback port, started (and started again) with its data."""
+
+    def __init__(self, data: Path) -> None:
+        self.data = data
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port)),
+                *("--lang", "en", "--data", str(self.data / "server"), "--reconnect-time", "60"),
+            ],
+            env=_env(self.data / "server-home"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert "Serving tables on" in line, line
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(TIMEOUT)
+            self.proc = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+class Person:
+    """``sixtysix join`` in a pseudo-terminal of ``width`` columns, drawn on a VT100 screen."""
+
+    def __init__(self, url: str, table: str, name: str, lang: str, width: int, data: Path):
+        env = _env(data)
+        env["COLUMNS"] = str(width)
+        self.screen = pyte.Screen(width, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(
+            sys.executable,
+            [*("-m", "sixtysix", "join", url, "--table", table), *("--name", name, "--lang", lang)],
+            env=env,
+            timeout=TIMEOUT,
+            dimensions=(ROWS, width),
+        )
+
+    def pump(self) -> None:
+        try:
+            while True:
+                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            pass
+
+    def rows(self) -> list[str]:
+        shown = [line.rstrip() for line in self.screen.display]
+        while shown and not shown[-1]:
+            shown.pop()
+        return shown
+
+    def until(self, holds: Callable[[list[str]], bool], what: str) -> list[str]:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            self.pump()
+            rows = self.rows()
+            if holds(rows):
+                return rows
+        raise AssertionError(f"{what}; the screen:\n" + "\n".join(self.rows()))
+
+    def prompted(self, lang: str) -> list[str]:
+        return self.until(lambda rows: bool(rows) and rows[-1] == PROMPT[lang].rstrip(), "prompt")
+
+    def close(self) -> None:
+        self.child.close(force=True)
+
+
+def rated_table(url: str, data: Path) -> str:
+    done = sixtysix(
+        [*("table", "new", "66", "--seats", "human,human", "--rated", "--move-time", "60")]
+        + ["--server", url],
+        data,
+    )
+    assert done.returncode == 0, done.stderr
+    command = done.stdout.splitlines()[-1].split()
+    return command[command.index("--table") + 1]
+
+
+def both_seated(
+    url: str, table: str, lang: str, width: int, data: Path
+) -> tuple[Person, Person, Person]:
+    """Ayşe (the screen under test, at seat 0) and Mehmet at one table; Mehmet plays the first
+    card when the deal is his to begin. (Ayşe, Mehmet, whoever is to move first.)"""
+    ayse = Person(url, table, "ayse", lang, width, data)
+    rows = ayse.until(lambda rows: any(WAITING[lang] in r for r in rows), "seated, waiting")
+    time.sleep(0.3)
+    ayse.pump()
+    assert sum(WAITING[lang] in r for r in ayse.rows()) == 1, rows  # said once, not twice
+    mehmet = Person(url, table, "mehmet", "en", 100, data)
+    first = None
+    deadline = time.monotonic() + TIMEOUT
+    while first is None and time.monotonic() < deadline:
+        for person, prompt in ((ayse, PROMPT[lang]), (mehmet, PROMPT["en"])):
+            person.pump()
+            rows = person.rows()
+            if rows and rows[-1] == prompt.rstrip():
+                first = person
+    assert first is not None, "nobody was asked to move"
+    if first is mehmet:
+        mehmet.child.send("1\r")
+        ayse.prompted(lang)
+    return ayse, mehmet, first
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("width", [45, 60, 120])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_news_mid_move_keeps_the_typing_and_the_countdown_keeps_its_line(
+    server: Server, tmp_path: Path, lang: str, width: int
+) -> None:
+    table = rated_table(server.url, tmp_path)
+    ayse, mehmet, _ = both_seated(server.url, table, lang, width, tmp_path)
+    try:
+        rows = ayse.rows()
+        assert not any(LOST[lang] in r for r in rows), rows  # seat 1 was free, not lost
+        ayse.child.send("kız")  # half a move, no Enter
+        ayse.until(lambda rows: rows[-1] == PROMPT[lang] + "kız", "the typing echoed")
+        ayse.until(lambda rows: rows[-2].startswith("⏱"), "the countdown above the prompt")
+        mehmet.child.sendintr()  # his connection closes: news for Ayşe mid-move
+        rows = ayse.until(lambda rows: any(LOST[lang] in r for r in rows[-4:]), "the news")
+        assert rows[-1] == PROMPT[lang] + "kız", rows[-4:]
+        assert sum(r.startswith(PROMPT[lang].strip()) for r in rows) == 1, rows
+        time.sleep(1.2)  # a tick of the countdown: on its own line, never on the typing
+        rows = ayse.until(lambda rows: rows[-2].startswith("⏱"), "the countdown again")
+        assert rows[-1] == PROMPT[lang] + "kız"
+        assert all(len(r) <= width for r in rows)
+        ayse.child.send("\x15?")  # Ctrl-U clears the line the editor keeps
+        ayse.until(lambda rows: rows[-1] == PROMPT[lang] + "?", "the line cleared")
+    finally:
+        ayse.close()
+        mehmet.close()
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+def test_after_a_restart_the_prompt_is_on_the_screen_once(server: Server, tmp_path: Path) -> None:
+    table = rated_table(server.url, tmp_path)
+    ayse, mehmet, _ = both_seated(server.url, table, "en", 60, tmp_path)
+    try:
+        ayse.child.send("q")
+        server.stop()
+        ayse.until(lambda rows: any("reconnecting" in r for r in rows), "the drop")
+        server.start()
+        started = time.monotonic()
+        rows = ayse.until(
+            lambda rows: rows[-1] == "Your move > q" and any("Back at table" in r for r in rows),
+            "back at the table",
+        )
+        assert time.monotonic() - started < 5  # a second or two after the server listens
+        after = rows[[i for i, r in enumerate(rows) if "Back at table" in r][-1] :]
+        assert sum(r.startswith("Your move >") for r in after) == 1, after
+    finally:
+        ayse.close()
+        mehmet.close()
+
+
+@pytest.mark.parametrize(("lang", "quit", "yes", "left"), [
+    ("en", "quit", "y", "You have left the table."),
+    ("tr", "çık", "e", "Masadan kalktın."),
+])  # fmt: skip
+def test_leaving_before_the_match_starts_is_leaving_not_an_error(
+    server: Server, tmp_path: Path, lang: str, quit: str, yes: str, left: str
+) -> None:
+    table = rated_table(server.url, tmp_path)
+    ayse = Person(server.url, table, "ayse", lang, 60, tmp_path)
+    try:
+        ayse.until(lambda rows: any(WAITING[lang] in r for r in rows), "waiting")
+        ayse.child.send(quit + "\r")
+        ayse.until(lambda rows: rows[-1].endswith(")"), "the question")
+        ayse.child.send(yes + "\r")
+        ayse.until(lambda rows: any(left in r for r in rows), "left")
+        ayse.child.expect(pexpect.EOF)
+    finally:
+        ayse.close()
+    assert ayse.child.exitstatus == 0
+    assert not any("Error" in r or "Hata" in r for r in ayse.rows())
+    listed = sixtysix(["tables", "--server", server.url], tmp_path)
+    assert "(free)" in listed.stdout  # the seat is free again
