@@ -113,11 +113,8 @@ class Person:
 
 
 def rated_table(url: str, data: Path) -> str:
-    done = sixtysix(
-        [*("table", "new", "66", "--seats", "human,human", "--rated", "--move-time", "60")]
-        + ["--server", url],
-        data,
-    )
+    seats = ("--seats", "human,human", "--rated", "--move-time", "60")
+    done = sixtysix(["table", "new", "66", *seats, "--server", url], data)
     assert done.returncode == 0, done.stderr
     command = done.stdout.splitlines()[-1].split()
     return command[command.index("--table") + 1]
