@@ -18,9 +18,7 @@ from sixtysix.core.records import MAX_SEATS
 from sixtysix.core.rng import Seed
 from sixtysix.i18n import translator
 from sixtysix.plugins.manager import variant_from
-from sixtysix.service.timer import MAX_MOVE_TIME, MIN_MOVE_TIME
-
-DEFAULT_MOVE_TIME = 60
+from sixtysix.service.timer import DEFAULT_MOVE_TIME, MAX_MOVE_TIME, MIN_MOVE_TIME
 
 
 @click.command(cls=LocalizedCommand)

@@ -17,14 +17,20 @@ from sixtysix.cli.localized import LocalizedCommand, LocalizedGroup, lang_option
 from sixtysix.core.options import parse_assignments
 from sixtysix.i18n import translator
 from sixtysix.plugins.manager import variant_from
-from sixtysix.table.defaults import DEFAULT_SERVER, SERVER_ENV
+from sixtysix.table.defaults import (
+    DEFAULT_SERVER,
+    MOVE_TIME,
+    MOVE_TIME_RANGE,
+    SERVER_ENV,
+    TEST_MOVE_TIME_RANGE,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: A rated table's seconds per move (sixtysix-table/1).
-MIN_TABLE_MOVE_TIME = 5
-MAX_TABLE_MOVE_TIME = 600
-DEFAULT_TABLE_MOVE_TIME = 60
+#: Seconds per move: a rated table's (the Portal's bounds), a test table's (the club's pace).
+RATED_MOVE_TIME = MOVE_TIME_RANGE
+TEST_MOVE_TIME = TEST_MOVE_TIME_RANGE
+DEFAULT_TABLE_MOVE_TIME = MOVE_TIME
 
 
 def server_option() -> Callable[[F], F]:
@@ -84,10 +90,11 @@ def table() -> None:
 @click.option("--rated", is_flag=True, help="A rated table: move timer, no undo or hints.")
 @click.option(
     "--move-time",
-    type=Integer(MIN_TABLE_MOVE_TIME, MAX_TABLE_MOVE_TIME),
+    type=Integer(TEST_MOVE_TIME[0], TEST_MOVE_TIME[1]),
     default=None,
-    help=f"Seconds per move at a rated table ({MIN_TABLE_MOVE_TIME}-{MAX_TABLE_MOVE_TIME},"
-    f" default {DEFAULT_TABLE_MOVE_TIME}).",
+    help=f"Seconds per move: at a rated table {RATED_MOVE_TIME[0]}-{RATED_MOVE_TIME[1]} (default"
+    f" {DEFAULT_TABLE_MOVE_TIME}, the Portal's rule); at a test table a timer of the club's own"
+    f" pace, {TEST_MOVE_TIME[0]}-{TEST_MOVE_TIME[1]} (default: none).",
 )
 @click.option(
     "--on-leave",
@@ -148,14 +155,19 @@ def new(
     ]
     if rated and seed is not None:
         raise InputError(tr._("rated games are always shuffled securely: --seed is for test games"))
-    if move_time is not None and not rated:
-        raise InputError(tr._("--move-time is for rated games (--rated); test games have no timer"))
+    low, high = RATED_MOVE_TIME
+    if rated and move_time is not None and not low <= move_time <= high:
+        raise InputError(
+            tr._("a rated table's move time is {low} to {high} seconds, as on the Portal").format(
+                low=low, high=high
+            )
+        )
     request = {
         "variant": v.name,
         "options": v.options.diff(),
         "seats": specs,
         "rated": rated,
-        "move_time": (move_time or DEFAULT_TABLE_MOVE_TIME) if rated else None,
+        "move_time": (move_time or DEFAULT_TABLE_MOVE_TIME) if rated else move_time,
         "on_leave": on_leave,
         "seed": seed,
     }

@@ -16,6 +16,7 @@ Clock = Callable[[], float]
 
 MIN_MOVE_TIME = 30
 MAX_MOVE_TIME = 300
+DEFAULT_MOVE_TIME = 60
 WARN_SECONDS = 10
 
 

@@ -301,7 +301,7 @@ class Table(MatchFacts):
             out.append(messages.match_over_message(self.totals, self.winners))
         elif not state.is_over and state.to_act == seat and not self.left[seat]:
             out.append(messages.decide_message(state.view(seat), self._deadline_ms()))
-            if self.config.rated and self.move_deadline is not None:
+            if self.move_deadline is not None:
                 out.append(wire.timer(seat, max(0, round(self.move_deadline - self.clock()))))
         return out
 
@@ -526,7 +526,7 @@ class Table(MatchFacts):
         seat = state.to_act
         if self.bots[seat] is not None or self.left[seat]:
             return []
-        timed = self.config.rated and self.config.move_time is not None
+        timed = self.config.move_time is not None
         if timed:
             assert self.config.move_time is not None
             self.move_deadline = self.clock() + self.config.move_time

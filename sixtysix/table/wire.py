@@ -18,6 +18,7 @@ from typing import Any
 from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.core.view import View
 from sixtysix.protocol.messages import MAX_ACTION, Message, ProtocolError, encode_view, parse_line
+from sixtysix.table.defaults import MOVE_TIME, MOVE_TIME_RANGE, TEST_MOVE_TIME_RANGE
 from sixtysix.table.names import BadName, normalize_name
 
 PROTOCOL = "sixtysix-table/1"
@@ -54,9 +55,6 @@ MAX_SEATS = 8
 MAX_OPTIONS = 50
 MAX_SPEC = 200
 MAX_TOKEN = 200
-#: Rated move time: default and bounds (seconds).
-MOVE_TIME = 60
-MOVE_TIME_RANGE = (5, 600)
 ON_LEAVE = ("end", "bot")
 LANGS = ("en", "tr")
 
@@ -237,9 +235,11 @@ def _check_create(message: Mapping[str, Any]) -> Create:
         move_time = MOVE_TIME if move_time is None else move_time
         low, high = MOVE_TIME_RANGE
         if not low <= move_time <= high:
-            raise _bad(f"move_time must be {low} to {high} seconds")
+            raise _bad(f"a rated table's move_time is {low} to {high} seconds")
     elif move_time is not None:
-        raise _bad("move_time is for rated tables; test tables have no timer")
+        low, high = TEST_MOVE_TIME_RANGE
+        if not low <= move_time <= high:
+            raise _bad(f"a test table's move_time is {low} to {high} seconds")
     on_leave = message.get("on_leave", "end")
     if on_leave not in ON_LEAVE:
         raise _bad("on_leave must be end or bot")

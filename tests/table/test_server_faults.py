@@ -78,7 +78,7 @@ def test_a_client_drops_and_reconnects_in_time(tmp_path: Path) -> None:
 def test_a_drop_past_the_limit_leaves_the_table(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, reconnect_time=1) as (url, server):
-            table = await create(url, "66-4", ["human"] * 4, rated=True, move_time=600)
+            table = await create(url, "66-4", ["human"] * 4, rated=True, move_time=300)
             conns = [(await join(url, table, f"p{i}"))[0] for i in range(4)]
             for c in conns:
                 await c.expect("deal")
@@ -130,8 +130,11 @@ def test_bad_tables_and_absurd_move_times_are_refused(tmp_path: Path) -> None:
                 {"seats": ["human", "exec:./no-such-program"]},
                 {"on_leave": "explode"},
                 {"rated": True, "move_time": 1},
+                {"rated": True, "move_time": 29},
+                {"rated": True, "move_time": 301},
                 {"rated": True, "move_time": 10**6},
-                {"move_time": 60},
+                {"move_time": 4},
+                {"move_time": 601},
                 {"rated": True, "seed": 3},
             ):
                 conn = await Conn.open(url)
