@@ -108,6 +108,11 @@ _ORIGIN = re.compile(r"https?://[^\s/?#]+")
     default=None,
     help="Threads the bots think in (default: one per core).",
 )
+@click.option(
+    "--no-chat",
+    is_flag=True,
+    help="No chat at this server's tables: people's chat messages are refused.",
+)
 @lang_option()
 @reports_errors
 def serve(
@@ -124,6 +129,7 @@ def serve(
     creates_per_minute: int,
     open_table_expiry: int,
     bot_threads: int | None,
+    no_chat: bool,
     lang: str | None,
 ) -> None:
     """Run a table server: people join its tables from their own terminals with `sixtysix
@@ -181,7 +187,9 @@ def serve(
     )
     root = data if data is not None else data_dir() / "server"
     scheme = "wss" if context is not None else "ws"
-    options = _Options(programs, tuple(o.rstrip("/") for o in origins), limits, bot_threads)
+    options = _Options(
+        programs, tuple(o.rstrip("/") for o in origins), limits, bot_threads, chat=not no_chat
+    )
     unsaved: list[str] = []
     stopped_by = asyncio.run(
         _run(tr, root, host, port, reconnect_time, context, scheme, options, unsaved)
@@ -204,6 +212,7 @@ class _Options:
     origins: tuple[str, ...]
     limits: Limits
     bot_threads: int | None
+    chat: bool = True
 
 
 def _check_host(host: str, tr: Translator) -> str:
@@ -280,6 +289,7 @@ def _server(tr: Translator, root: Path, reconnect_time: int, options: _Options) 
         origins=options.origins,
         limits=options.limits,
         bot_threads=options.bot_threads,
+        chat=options.chat,
     )
     return TableServer(
         root,

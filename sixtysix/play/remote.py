@@ -32,6 +32,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play import remote_texts as texts
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
+from sixtysix.play.remote_chat import ChatSide
 from sixtysix.play.screen import Screen
 from sixtysix.plugins.manager import Registry, variant_from
 from sixtysix.protocol.messages import Message, ProtocolError, decode_view
@@ -43,7 +44,7 @@ from sixtysix.service.narration import announcement
 from sixtysix.service.terms import action_text, seat_name, word
 from sixtysix.service.timer import Clock, MoveTimer
 from sixtysix.table.incoming import ServerProtocolError
-from sixtysix.table.wire import HARD_ERRORS, PAUSED_SAVE
+from sixtysix.table.wire import CHAT_ERRORS, HARD_ERRORS, PAUSED_SAVE
 from sixtysix.text.public import render_first_tricks
 from sixtysix.text.render import render_choices
 from sixtysix.text.render import render_view as draw_view
@@ -61,8 +62,9 @@ class Reply:
     leave: bool = False
 
 
-class RemoteTable:
-    """The person's side of one seat: the screen state and the commands."""
+class RemoteTable(ChatSide):
+    """The person's side of one seat: the screen state and the commands (the chat's in
+    :class:`~sixtysix.play.remote_chat.ChatSide`)."""
 
     def __init__(
         self,
@@ -111,6 +113,7 @@ class RemoteTable:
         self._waiting_shown: int | None = None
         #: The prompt is on the screen, waiting for a line.
         self._prompted = False
+        self.init_chat()
 
     # ------------------------------------------------------------------ server messages
 
@@ -121,7 +124,7 @@ class RemoteTable:
         line of its own, and the prompt is asked again below it.
         """
         handler = getattr(self, "_on_" + message["type"], None)
-        if handler is None:
+        if handler is None or not self.chat_shown(message):
             return
         quiet = message["type"] == "timer"
         if self._prompted and not quiet:
@@ -142,6 +145,7 @@ class RemoteTable:
         else:
             text = tr._("You sit at table {table}, seat {seat}, as {name}.")
         self.screen.say(text.format(table=self.table, seat=self.me, name=self.name), "bold")
+        self.chat_welcome(m)
 
     def _on_match(self, m: Message) -> None:
         tr = self.tr
@@ -324,6 +328,8 @@ class RemoteTable:
             text = tr._("The server takes nothing back now.")
         elif code == "not_started":
             text = tr._("The match has not started yet.")
+        elif code in CHAT_ERRORS:
+            text = self.chat_refusal(code)
         else:
             text = tr._("The server refused that: {message}").format(message=m["message"])
         self.screen.say(text, "red")
@@ -401,6 +407,11 @@ class RemoteTable:
             self.screen.say(no, "dim")
             self._again()
             return Reply()
+        chat = self.chat_line(line)
+        if chat is not None:  # sent: the server's echo (or refusal) prompts again
+            if not chat:
+                self._again()
+            return Reply(send=chat)
         view = self.view
         try:
             command = parse_input(line, view, hand_order(view), tr) if view else None
@@ -416,11 +427,14 @@ class RemoteTable:
                 ),
                 "dim",
             )
+            if control_word(line) is Kind.HELP:
+                self.screen.show(Text(self.chat_help()))
             return Reply()
         assert view is not None and self.variant is not None
         if command.kind is Kind.HELP:
             rules = self.variant.rules
             self.screen.show(Text(help_text(view, rules, self.rated, tr, now=self.my_turn)))
+            self.screen.show(Text(self.chat_help()))
             self._again()
             return Reply()
         if command.kind is Kind.TRICKS:

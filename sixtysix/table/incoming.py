@@ -20,7 +20,7 @@ from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import NotationError, SixtySixError
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.protocol.messages import Message, ProtocolError, parse_line
-from sixtysix.table.wire import MAX_MESSAGE
+from sixtysix.table.wire import MAX_CHAT, MAX_MESSAGE, chat_text
 
 #: Longest frame a client reads (the protocol's limit for a frame).
 MAX_INCOMING = MAX_MESSAGE
@@ -238,6 +238,7 @@ SHAPES: dict[str, dict[str, Check]] = {
     },
     "waiting": {"for": listing(SEAT)},
     "timer": {"seat": SEAT, "seconds": integer(0, 3600)},
+    "chat": {"seat": SEAT, "name": string()},  # and a text or a phrase: OPTIONAL
     "error": {"code": string(), "message": string(MAX_TEXT)},
     "left": {
         "seat": SEAT,
@@ -248,6 +249,38 @@ SHAPES: dict[str, dict[str, Check]] = {
     "paused": {"reason": string(MAX_TEXT)},
     "resumed": {},
 }
+
+
+def chat_string(value: Any) -> str:
+    """A chat text from the server: a string of at most :data:`MAX_CHAT` characters, cleaned
+    again as the server cleans it (:func:`~sixtysix.table.wire.chat_text`)."""
+    text: str = string(MAX_CHAT, screen=False)(value)
+    return chat_text(text)
+
+
+def phrase_id(value: Any) -> str:
+    """A quick phrase's id: a short string of letters and ``_`` (a client words only those it
+    knows)."""
+    text: str = string(40, screen=False)(value)
+    if not text.replace("_", "").isascii() or not text.replace("_", "").isalpha():
+        raise _fail(f"not a phrase: {_shown(value)}")
+    return text
+
+
+#: Fields a message may lack, how each is checked, and what stands for a missing one: a
+#: server older than chat sends no ``chat`` in ``welcome`` (None: it has no chat).
+OPTIONAL: dict[str, dict[str, tuple[Check, Any]]] = {
+    "welcome": {"chat": (optional(boolean), None)},
+    "chat": {"text": (optional(chat_string), None), "phrase": (optional(phrase_id), None)},
+}
+
+
+def _optional_fields(message: Message, checked: Message) -> None:
+    kind = checked["type"]
+    for key, (check, default) in OPTIONAL.get(kind, {}).items():
+        checked[key] = _field(message, key, check) if key in message else default
+    if kind == "chat" and (checked["text"] is None) == (checked["phrase"] is None):
+        raise _fail("a chat message has a text or a phrase, one of them")
 
 
 def check_message(message: Message) -> Message | None:
@@ -261,6 +294,7 @@ def check_message(message: Message) -> Message | None:
     try:
         for key, check in shape.items():
             checked[key] = _field(message, key, check)
+        _optional_fields(message, checked)
     except ServerProtocolError as exc:
         raise ServerProtocolError(f"the server sent a bad {kind!r} message: {exc}") from None
     return checked

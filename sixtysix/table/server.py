@@ -2,7 +2,8 @@
 
 Each connection's first message says what it is for (``create``, ``list`` or ``join``); a
 seated connection then sends actions, ``undo`` and ``leave``, and receives what its
-:class:`~sixtysix.table.table.Table` tells its seat. Every table has its own lock: one request
+:class:`~sixtysix.table.table.Table` tells its seat; its ``chat`` goes to every person at the
+table as it comes, and is never saved. Every table has its own lock: one request
 of one table at a time. Bots think in a bounded pool of their own (:mod:`sixtysix.table.pool`),
 apart from the threads that write table files and look up names, with the tables where a
 person is connected served first. After every change the table file is written (in a thread,
@@ -156,6 +157,8 @@ class TableServer:
         self.saved: dict[str, int] = {}
         #: The tables a stop could not save (their files hold what their clients were told).
         self.unsaved: list[str] = []
+        #: Each table's chat limits, per seat (kept across a seat's reconnections).
+        self.chatters: dict[str, dict[int, wire.TokenBucket]] = {}
 
     # ------------------------------------------------------------------ tables
 
@@ -558,6 +561,7 @@ class TableServer:
             waker.set()
         self.clients.pop(table_id, None)
         self.results.pop(table_id, None)
+        self.chatters.pop(table_id, None)
         self.saved.pop(table_id, None)
 
     # ------------------------------------------------------------------ connections
@@ -731,6 +735,7 @@ class TableServer:
                     table.config.move_time,
                     table.players(),
                     reconnected,
+                    chat=self.settings.chat,
                 )
             )
             was_started = table.started
@@ -783,9 +788,18 @@ class TableServer:
         async for frame in client.ws:
             if not bucket.take():
                 raise WireError("flooding", "flooding: too many messages")
-            request = wire.check_seated(wire.decode(frame))
+            try:
+                request = wire.check_seated(wire.decode(frame))
+            except WireError as exc:
+                if exc.closes:
+                    raise
+                client.send(wire.error(exc.code, exc.message))  # a chat it cannot pass on
+                continue
             if self.clients[table.id].get(seat) is not client:
                 return
+            if request.kind == "chat":
+                self._chat(client, table, seat, request, bucket)
+                continue
             async with self.locks[table.id]:
                 if table.id in self.paused:  # its last change is not saved: it must not change
                     client.send(wire.error("paused", wire.PAUSED_SAVE))
@@ -808,6 +822,35 @@ class TableServer:
             if request.kind == "leave":
                 await client.flush_and_close(wire.CLOSE_NORMAL, "left the table")
                 return
+
+    def _chat(
+        self,
+        client: Client,
+        table: Table,
+        seat: int,
+        request: wire.Seated,
+        bucket: wire.TokenBucket,
+    ) -> None:
+        """Pass what ``seat`` says on to every person connected at the table, its speaker
+        too, at once: chat waits for no lock (a bot thinking holds the table's), is never
+        saved, and goes on while the table is paused (it changes nothing there). Refused:
+        ``chat_off`` (the operator's ``--no-chat``), ``chat_rate`` (over the seat's limit)."""
+        if not self.settings.chat:
+            client.send(wire.error("chat_off", "chat is off at this server"))
+            return
+        seats = self.chatters.setdefault(table.id, {})
+        limit = seats.get(seat)
+        if limit is None:
+            rate = 1.0 / self.settings.chat_every
+            limit = seats[seat] = wire.TokenBucket(rate, self.settings.chat_burst, self.clock)
+        if not limit.take():
+            every = self.settings.chat_every
+            client.send(
+                wire.error("chat_rate", f"too many chat messages: one every {every:g} s, wait")
+            )
+            return
+        bucket.refund()  # a chat its own limit let through: no step towards flooding
+        self._deliver(table, table.chat(seat, request.text, request.phrase))
 
     # ------------------------------------------------------------------ running
 

@@ -1,5 +1,5 @@
 """The operator's choices for a table server: the programs tables may seat, the operator's
-token, the browser origins allowed in, the rations of tables, and TLS.
+token, the browser origins allowed in, the rations of tables, chat, and TLS.
 
 Kept apart from the server so that the command line builds them and the server only reads
 them; ``docs/together.md`` ("Who can reach the server") says what each one is for.
@@ -14,6 +14,8 @@ import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sixtysix.table.wire import CHAT_BURST, CHAT_EVERY
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,11 @@ class Settings:
     limits: Limits = Limits()
     #: Threads the bots think in (None: one per core).
     bot_threads: int | None = None
+    #: Whether the people at a table may chat (``--no-chat``: they may not).
+    chat: bool = True
+    #: Chat messages one seat may send at once, then one every ``chat_every`` seconds.
+    chat_burst: int = CHAT_BURST
+    chat_every: float = CHAT_EVERY
 
 
 OPERATOR_TOKEN_FILE = "operator.token"

@@ -333,6 +333,12 @@ class Table(MatchFacts):
     def _stand_in(self, seat: int) -> None:
         self.bots[seat] = stand_in(self.registry, self.seed, seat, self.n)
 
+    def chat(self, seat: int, text: str = "", phrase: str = "") -> Out:
+        """What the person of ``seat`` says (a checked text, or a quick phrase's id), for every
+        person seat; bots and programs are told nothing. Chat changes nothing of the table: it
+        is no part of the record nor of the table's file."""
+        return self._to_humans(wire.chat(seat, self.names[seat] or "", text=text, phrase=phrase))
+
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> float | None:

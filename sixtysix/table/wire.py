@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,8 +38,10 @@ CLOSE_ERROR = 1011
 #: The table cannot take the join now (its file cannot be saved): joining again later may.
 CLOSE_AGAIN = 1013
 
+#: Refusals of a chat message (chat is off, too fast, not a text to show): the connection stays.
+CHAT_ERRORS = ("chat_off", "chat_rate", "bad_chat")
 #: Refusals that leave the connection open.
-SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started", "paused")
+SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started", "paused", *CHAT_ERRORS)
 #: Refusals that end the connection (close 1008).
 HARD_ERRORS = (
     "garbage",
@@ -57,6 +60,17 @@ MAX_SPEC = 200
 MAX_TOKEN = 200
 ON_LEAVE = ("end", "bot")
 LANGS = ("en", "tr")
+
+#: Characters of a chat text once cleaned (:func:`chat_text`), and as sent at most.
+MAX_CHAT = 200
+MAX_CHAT_SENT = 1000
+#: Combining marks kept after one character (a longer run is piled-up "Zalgo" text).
+MAX_MARKS = 4
+#: The quick phrases a seat may send by id: each client shows them in its person's language.
+CHAT_PHRASES = ("hello", "good_luck", "well_played", "good_game", "thanks", "one_moment")
+#: Chat messages one seat may send at once, and then one every so many seconds.
+CHAT_BURST = 5
+CHAT_EVERY = 2.0
 
 
 class WireError(Exception):
@@ -149,10 +163,13 @@ class ListTables:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """A message of a seated client: ``action`` (its text), ``undo`` or ``leave``."""
+    """A message of a seated client: ``action`` (its text), ``undo``, ``leave`` or ``chat``
+    (its cleaned ``text``, or a quick ``phrase``'s id)."""
 
     kind: str
     action: str = field(default="")
+    text: str = field(default="")
+    phrase: str = field(default="")
 
 
 def _bad(text: str) -> WireError:
@@ -272,7 +289,60 @@ def check_seated(message: Mapping[str, Any]) -> Seated:
         return Seated("action", text)
     if kind in ("undo", "leave"):
         return Seated(str(kind))
-    raise _bad(f"a seated client sends action, undo or leave, not {str(kind)[:40]!r}")
+    if kind == "chat":
+        return check_chat(message)
+    raise _bad(f"a seated client sends action, undo, leave or chat, not {str(kind)[:40]!r}")
+
+
+def chat_text(text: str) -> str:
+    """Chat text as every screen may show it: no control or format characters (terminal
+    escapes, bidirectional overrides, lone surrogates), every run of white space (line breaks
+    too) one space, none around it, at most :data:`MAX_MARKS` combining marks on a character,
+    in Unicode NFC."""
+    kept: list[str] = []
+    marks = 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        if ch.isspace():
+            ch, marks = " ", 0
+        elif category[0] == "C":
+            continue
+        elif category in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        kept.append(ch)
+    return unicodedata.normalize("NFC", " ".join("".join(kept).split()))
+
+
+def check_chat(message: Mapping[str, Any]) -> Seated:
+    """A chat message: ``text`` (cleaned by :func:`chat_text`) or a quick ``phrase`` of
+    :data:`CHAT_PHRASES`. A text empty once cleaned, a longer one or an unknown phrase is
+    ``bad_chat`` (the connection stays); a message that is no chat at all is ``garbage``."""
+    text, phrase = message.get("text"), message.get("phrase")
+    if (text is None) == (phrase is None):
+        raise _bad("a chat message has a text or a phrase, one of them")
+    if phrase is not None:
+        if not isinstance(phrase, str):
+            raise _bad("a phrase is the id of a quick phrase")
+        if phrase not in CHAT_PHRASES:
+            raise WireError(
+                "bad_chat",
+                f"no quick phrase {phrase[:40]!r}: the phrases are {', '.join(CHAT_PHRASES)}",
+            )
+        return Seated("chat", phrase=phrase)
+    if not isinstance(text, str):
+        raise _bad("a chat text is a string")
+    if len(text) > MAX_CHAT_SENT:
+        raise WireError("bad_chat", f"a chat message has at most {MAX_CHAT} characters")
+    clean = chat_text(text)
+    if not clean:
+        raise WireError("bad_chat", "a chat message has no text to show")
+    if len(clean) > MAX_CHAT:
+        raise WireError("bad_chat", f"a chat message has at most {MAX_CHAT} characters")
+    return Seated("chat", text=clean)
 
 
 # ---------------------------------------------------------------------- server messages
@@ -295,6 +365,7 @@ def welcome(
     move_time: int | None,
     players: Sequence[str],
     reconnected: bool,
+    chat: bool = True,
 ) -> Message:
     return {
         "type": "welcome",
@@ -306,6 +377,7 @@ def welcome(
         "move_time": move_time,
         "players": list(players),
         "reconnected": reconnected,
+        "chat": chat,
     }
 
 
@@ -336,6 +408,14 @@ def error(code: str, message: str) -> Message:
     JSON, not UTF-8) becomes ``?`` rather than a frame that cannot be sent."""
     text = message.encode("utf-8", "replace").decode("utf-8")
     return {"type": "error", "code": code, "message": text}
+
+
+def chat(seat: int, name: str, *, text: str = "", phrase: str = "") -> Message:
+    """What ``seat`` (held by ``name``) said, to every person at the table: a cleaned
+    ``text``, or a quick ``phrase``'s id (each client words it in its person's language)."""
+    if phrase:
+        return {"type": "chat", "seat": seat, "name": name, "phrase": phrase}
+    return {"type": "chat", "seat": seat, "name": name, "text": text}
 
 
 def left(seat: int, reason: str, score: int | None) -> Message:
@@ -378,6 +458,8 @@ __all__ = [
     "Seated",
     "TokenBucket",
     "WireError",
+    "chat_text",
+    "check_chat",
     "check_request",
     "check_seated",
     "decode",
