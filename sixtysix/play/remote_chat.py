@@ -165,6 +165,11 @@ class ChatSide:
             return tr._("Chat is off at this server.")
         if code == "chat_rate":
             return tr._("Not sent: too many chat messages at once. Wait a few seconds.")
+        if code == "chat_phrases":
+            return tr._(
+                "Not sent: at a rated table of partners only the quick phrases are allowed"
+                " (type ? to see them)."
+            )
         return tr._("The server did not pass that chat message on.")
 
     # ------------------------------------------------------------------ the person

@@ -834,9 +834,16 @@ class TableServer:
         """Pass what ``seat`` says on to every person connected at the table, its speaker
         too, at once: chat waits for no lock (a bot thinking holds the table's), is never
         saved, and goes on while the table is paused (it changes nothing there). Refused:
-        ``chat_off`` (the operator's ``--no-chat``), ``chat_rate`` (over the seat's limit)."""
+        ``chat_off`` (the operator's ``--no-chat``), ``chat_phrases`` (free text at a rated
+        table of more than two seats, where partners would tell each other their cards: the
+        quick phrases only), ``chat_rate`` (over the seat's limit)."""
         if not self.settings.chat:
             client.send(wire.error("chat_off", "chat is off at this server"))
+            return
+        if request.text and table.config.rated and table.variant.seats > 2:
+            client.send(
+                wire.error("chat_phrases", "a rated table of partners has the quick phrases only")
+            )
             return
         seats = self.chatters.setdefault(table.id, {})
         limit = seats.get(seat)

@@ -39,7 +39,7 @@ CLOSE_ERROR = 1011
 CLOSE_AGAIN = 1013
 
 #: Refusals of a chat message (chat is off, too fast, not a text to show): the connection stays.
-CHAT_ERRORS = ("chat_off", "chat_rate", "bad_chat")
+CHAT_ERRORS = ("chat_off", "chat_rate", "bad_chat", "chat_phrases")
 #: Refusals that leave the connection open.
 SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started", "paused", *CHAT_ERRORS)
 #: Refusals that end the connection (close 1008).

@@ -139,6 +139,25 @@ def test_no_chat_at_a_server_without_it(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+def test_rated_partners_have_the_quick_phrases_only(tmp_path: Path) -> None:
+    """At a rated 66-4 table free text would let partners tell each other their cards."""
+
+    async def main() -> None:
+        async with running(tmp_path, settings=settings()) as (url, _):
+            table = await create(url, "66-4", ["human", "human", "@random", "@random"], rated=True)
+            ayse, _ = await join(url, table, "ayse")
+            mehmet, _ = await join(url, table, "mehmet")
+            await ayse.send({"type": "chat", "text": "I have the ace of hearts"})
+            error = await ayse.expect("error", "chat")
+            assert error["type"] == "error" and error["code"] == "chat_phrases"
+            await ayse.send({"type": "chat", "phrase": "good_luck"})
+            told = {"type": "chat", "seat": 0, "name": "ayse", "phrase": "good_luck"}
+            assert await said(mehmet) == told
+            assert all(m.get("text") != "I have the ace of hearts" for m in mehmet.seen)
+
+    asyncio.run(main())
+
+
 def test_a_paused_table_still_chats(tmp_path: Path) -> None:
     async def main() -> None:
         async with running(tmp_path, settings=settings()) as (url, server):
