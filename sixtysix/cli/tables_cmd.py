@@ -22,14 +22,12 @@ from sixtysix.table.defaults import (
     MOVE_TIME,
     MOVE_TIME_RANGE,
     SERVER_ENV,
-    TEST_MOVE_TIME_RANGE,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Seconds per move: a rated table's (the Portal's bounds), a test table's (the club's pace).
+#: A rated table's seconds per move: the Portal's bounds and default.
 RATED_MOVE_TIME = MOVE_TIME_RANGE
-TEST_MOVE_TIME = TEST_MOVE_TIME_RANGE
 DEFAULT_TABLE_MOVE_TIME = MOVE_TIME
 
 
@@ -90,11 +88,10 @@ def table() -> None:
 @click.option("--rated", is_flag=True, help="A rated table: move timer, no undo or hints.")
 @click.option(
     "--move-time",
-    type=Integer(TEST_MOVE_TIME[0], TEST_MOVE_TIME[1]),
+    type=Integer(RATED_MOVE_TIME[0], RATED_MOVE_TIME[1]),
     default=None,
-    help=f"Seconds per move: at a rated table {RATED_MOVE_TIME[0]}-{RATED_MOVE_TIME[1]} (default"
-    f" {DEFAULT_TABLE_MOVE_TIME}, the Portal's rule); at a test table a timer of the club's own"
-    f" pace, {TEST_MOVE_TIME[0]}-{TEST_MOVE_TIME[1]} (default: none).",
+    help=f"Seconds per move at a rated table ({RATED_MOVE_TIME[0]}-{RATED_MOVE_TIME[1]}, default"
+    f" {DEFAULT_TABLE_MOVE_TIME}, the Portal's rule; test tables have no timer).",
 )
 @click.option(
     "--on-leave",
@@ -155,19 +152,14 @@ def new(
     ]
     if rated and seed is not None:
         raise InputError(tr._("rated games are always shuffled securely: --seed is for test games"))
-    low, high = RATED_MOVE_TIME
-    if rated and move_time is not None and not low <= move_time <= high:
-        raise InputError(
-            tr._("a rated table's move time is {low} to {high} seconds, as on the Portal").format(
-                low=low, high=high
-            )
-        )
+    if move_time is not None and not rated:
+        raise InputError(tr._("--move-time is for rated games (--rated); test games have no timer"))
     request = {
         "variant": v.name,
         "options": v.options.diff(),
         "seats": specs,
         "rated": rated,
-        "move_time": (move_time or DEFAULT_TABLE_MOVE_TIME) if rated else move_time,
+        "move_time": (move_time or DEFAULT_TABLE_MOVE_TIME) if rated else None,
         "on_leave": on_leave,
         "seed": seed,
     }

@@ -82,9 +82,6 @@ def introduce(
             ).format(seconds=move_time or 0),
             "yellow",
         )
-    elif move_time:
-        text = tr._("Test game: {seconds} s per move; undo and hints allowed.")
-        screen.say(text.format(seconds=move_time), "dim")
     else:
         screen.say(tr._("Test game: undo and hints allowed."), "dim")
     screen.say(tr._("Type ? for help, rules for the rules."), "dim")

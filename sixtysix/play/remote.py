@@ -393,7 +393,7 @@ class RemoteTable(ChatSide):
         else:
             prompt = self.tr._("Your move") + " > "
         self._prompted = True
-        self.prompt(("\n" if self.move_time else "") + prompt)
+        self.prompt(("\n" if self.rated else "") + prompt)
 
     def on_line(self, line: str) -> Reply:
         """What one line typed by the person asks for."""

@@ -10,7 +10,6 @@ SERVER_ENV = "SIXTYSIX_SERVER"
 #: How long the server keeps a dropped seat by default (seconds): the client retries as long.
 DEFAULT_RECONNECT_TIME = 180
 #: A rated table's move time, default and bounds (seconds): the Portal's, as ``play`` keeps
-#: them. A test table has no timer unless the club sets one, of its own pace.
+#: them. A test table has no timer (RULES.md "Play on the Portal").
 MOVE_TIME = DEFAULT_MOVE_TIME
 MOVE_TIME_RANGE = (MIN_MOVE_TIME, MAX_MOVE_TIME)
-TEST_MOVE_TIME_RANGE = (5, 600)

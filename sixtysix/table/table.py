@@ -532,7 +532,7 @@ class Table(MatchFacts):
         seat = state.to_act
         if self.bots[seat] is not None or self.left[seat]:
             return []
-        timed = self.config.move_time is not None
+        timed = self.config.rated and self.config.move_time is not None
         if timed:
             assert self.config.move_time is not None
             self.move_deadline = self.clock() + self.config.move_time

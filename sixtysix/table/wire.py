@@ -19,7 +19,7 @@ from typing import Any
 from sixtysix.core.rng import MAX_SEED_DIGITS
 from sixtysix.core.view import View
 from sixtysix.protocol.messages import MAX_ACTION, Message, ProtocolError, encode_view, parse_line
-from sixtysix.table.defaults import MOVE_TIME, MOVE_TIME_RANGE, TEST_MOVE_TIME_RANGE
+from sixtysix.table.defaults import MOVE_TIME, MOVE_TIME_RANGE
 from sixtysix.table.names import BadName, normalize_name
 
 PROTOCOL = "sixtysix-table/1"
@@ -254,9 +254,7 @@ def _check_create(message: Mapping[str, Any]) -> Create:
         if not low <= move_time <= high:
             raise _bad(f"a rated table's move_time is {low} to {high} seconds")
     elif move_time is not None:
-        low, high = TEST_MOVE_TIME_RANGE
-        if not low <= move_time <= high:
-            raise _bad(f"a test table's move_time is {low} to {high} seconds")
+        raise _bad("move_time is for rated tables; test tables have no timer")
     on_leave = message.get("on_leave", "end")
     if on_leave not in ON_LEAVE:
         raise _bad("on_leave must be end or bot")

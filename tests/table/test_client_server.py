@@ -22,9 +22,10 @@ from sixtysix.i18n import Translator
 from sixtysix.play.join import SeatRequest, SeatResult, sit
 from sixtysix.play.remote import RemoteTable
 from sixtysix.plugins.manager import build_registry
+from sixtysix.table import wire
 from sixtysix.table.client import create_table
 from tests.play.scripted import RecordingScreen
-from tests.table.server_helpers import free_port, join
+from tests.table.server_helpers import create, free_port, join, running
 from tests.table.test_client_loop import Person, first_legal
 
 REGISTRY = build_registry()
@@ -169,21 +170,29 @@ def test_the_server_killed_and_restarted_mid_match_the_client_comes_back(
     assert "Match over. Winner:" in screen.text and max(table.totals) >= 3
 
 
-def test_a_test_tables_move_timer_that_runs_out_leaves_the_table(tmp_path: Path) -> None:
-    """A club's own pace at a test table (a rated table's timer is 30 to 300 s, the Portal's;
-    its running out is tested at the server with a shorter one)."""
-    with serving(tmp_path) as server:
-        table_id = new_table(server.url, ["human", "@random"], move_time=5)
+def test_a_rated_move_timer_that_runs_out_leaves_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Portal's shortest move time is 30 s: this server, in this process, takes 2."""
+    monkeypatch.setattr(wire, "MOVE_TIME_RANGE", (1, 300))
 
-        class Silent(Person):
-            def prompt(self, text: str) -> None:
-                self.prompts += 1  # the person never answers
+    class Silent(Person):
+        def prompt(self, text: str) -> None:
+            self.prompts += 1  # the person never answers
 
-        _, screen, result = seat(server.url, table_id, "ayse", Silent(first_legal))
+    async def main() -> tuple[RecordingScreen, SeatResult]:
+        async with running(tmp_path) as (url, _):
+            table_id = await create(url, "66", ["human", "@random"], rated=True, move_time=2)
+            _, screen, result = await asyncio.to_thread(
+                seat, url, table_id, "ayse", Silent(first_legal)
+            )
+            return screen, result
+
+    screen, result = asyncio.run(main())
     assert result.ending == "left"
-    assert "Test game: 5 s per move; undo and hints allowed." in screen.text
+    assert "Rated game: 2 s per move" in screen.text
     assert "Time is up: you have left the table." in screen.text
-    assert "Standings:" not in screen.text  # a test table scores nothing
+    assert "Standings:" in screen.text
 
 
 def test_a_full_table_and_a_taken_name_are_one_line_each(tmp_path: Path) -> None:
