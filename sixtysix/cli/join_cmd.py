@@ -16,6 +16,8 @@ from sixtysix.table.defaults import DEFAULT_RECONNECT_TIME, DEFAULT_SERVER, SERV
 
 #: A name at a table server (sixtysix-table/1): letters, digits and ``_-.``.
 NAME = re.compile(r"[\w.-]{1,32}")
+#: The exit status when the input ends in the lobby, before a table is chosen.
+EXIT_NO_TABLE = 1
 
 
 @click.command(cls=LocalizedCommand)
@@ -57,6 +59,10 @@ def join(
     itself. quit leaves the table, after one yes/no question; Ctrl-C only closes the connection,
     and the seat waits for you as long as the server keeps it.
 
+    When there are several tables to choose from, it lists them (variant, free seats, rated or
+    test, who sits there) and asks for the number of one; the end of the input there (Ctrl-D)
+    joins none, with exit status 1.
+
     \b
     Examples:
       sixtysix join --name ayse
@@ -67,6 +73,7 @@ def join(
 
     from sixtysix.play.join import LineReader, LineSource, SeatRequest, sit  # start-up
     from sixtysix.play.line_editor import line_editor  # start-up
+    from sixtysix.play.lobby import NoTableChosen  # start-up
     from sixtysix.play.remote import RemoteTable  # start-up
     from sixtysix.play.terminal import ConsoleScreen  # start-up
     from sixtysix.table.client import check_url  # start-up
@@ -94,9 +101,16 @@ def join(
     request = SeatRequest(url, name, table_id, seat, tr.lang, reconnect_time=float(reconnect_time))
     try:
         result = sit(request, table, reader)
+    except NoTableChosen:
+        if editor is not None:
+            editor.restore()
+        click.echo(tr._("No table chosen: you have not joined one."), err=True)
+        raise click.exceptions.Exit(EXIT_NO_TABLE) from None
     except KeyboardInterrupt:
         if editor is not None:
             editor.restore()
+        if not table.table:  # in the lobby: no seat to keep
+            raise
         screen.say("")
         screen.say(
             tr._("Your seat is kept for a while: join again with --name {name} to go on.").format(

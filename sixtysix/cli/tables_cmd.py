@@ -172,8 +172,9 @@ def new(
             table=table_id, variant=v.name, seats=", ".join(specs)
         )
     )
-    click.echo(tr._("Join it from any terminal with:"))
-    click.echo(f"  sixtysix join {url} --table {table_id} --name NAME")
+    click.echo(tr._("Invite the players with this line (each puts in a name of their own):"))
+    command = f"sixtysix join {url} --table {table_id} --name YOURNAME"
+    click.echo(tr._("Join my {variant} table: {command}").format(variant=v.name, command=command))
 
 
 def _operator_token(specs: list[str], url: str, data: Path | None, tr: Any) -> str | None:

@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
+from sixtysix.play.lobby import choose_table
 from sixtysix.play.remote import RemoteTable
 from sixtysix.service.review import call_analyser, load_analyser
 from sixtysix.table import tokens
@@ -35,7 +36,6 @@ from sixtysix.table.client import (
     TableError,
     first_message,
     open_connection,
-    pick_table,
     run_client,
     tables_reply,
 )
@@ -163,13 +163,16 @@ class _Seat:
     async def run(self) -> SeatResult:
         url, tr = self.request.url, self.tr
         listing = await tables_reply(url, tr)
-        if self.table_id is None:
-            self.table_id = pick_table(listing, self.request.name, url, tr)
-        self.table.table = self.table_id
-        self.table.name = self.request.name
-        self._totals(listing)
         self.reader.start(asyncio.get_running_loop(), self.lines)
         try:
+            if self.table_id is None:
+                table = self.table
+                self.table_id = await choose_table(
+                    listing, self.request.name, url, tr, table.screen, table.prompt, self.lines
+                )
+            self.table.table = self.table_id
+            self.table.name = self.request.name
+            self._totals(listing)
             return await self._sessions()
         finally:
             self.reader.stop()

@@ -1,8 +1,8 @@
 """The network side of a client of a table server (``sixtysix-table/1`` over WebSockets).
 
-:func:`create_table` and :func:`list_tables` are one request and one reply each; a person's
-seat (:mod:`sixtysix.play.join`) opens its connection here. Every failure is a
-:class:`TableError` with one line in the person's language.
+:func:`create_table`, :func:`list_tables` and :func:`club_standings` are one request and one
+reply each; a person's seat (:mod:`sixtysix.play.join`) opens its connection here. Every
+failure is a :class:`TableError` with one line in the person's language.
 """
 
 from __future__ import annotations
@@ -233,25 +233,65 @@ async def tables_reply(url: str, tr: Translator) -> list[dict[str, Any]]:
     return list(reply["tables"])
 
 
-def pick_table(tables: list[dict[str, Any]], name: str, url: str, tr: Translator) -> str:
-    """The table to join when none is named: the one where ``name`` sits, else the only open
-    one."""
-    mine = [
-        t["table"]
-        for t in tables
-        if t["status"] != "finished"
-        and any((s["name"] or "").lower() == name.lower() for s in t["seats"])
-    ]
+def club_standings(
+    url: str,
+    tr: Translator,
+    *,
+    variant: str | None = None,
+    level: str | None = None,
+    name: str | None = None,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """The club's standings at the server (its ``club_standings`` reply, checked): the rows of
+    ``variant`` and ``level`` (None: all), and with ``name`` that person's matches."""
+    fields = {"variant": variant, "level": level, "name": name, "limit": limit}
+    request = first_message("standings", **{k: v for k, v in fields.items() if v is not None})
+    return dict(run_client(_request(url, request, "club_standings", tr), url, tr))
+
+
+def free_seats(table: dict[str, Any]) -> list[int]:
+    """A listed table's free person seats (from a server older than ``free``: by its seats)."""
+    if table.get("free") is not None:
+        return list(table["free"])
+    return [i for i, s in enumerate(table["seats"]) if s["kind"] == "human" and s["name"] is None]
+
+
+def sits_at(table: dict[str, Any], name: str) -> bool:
+    """Whether ``name`` sits at a listed table that is not finished."""
+    return table["status"] != "finished" and any(
+        (s["name"] or "").lower() == name.lower() for s in table["seats"]
+    )
+
+
+def joinable(tables: list[dict[str, Any]], name: str) -> tuple[str | None, list[dict[str, Any]]]:
+    """Where ``name`` may sit when no table is named: the table to join without asking (the
+    one where ``name`` sits, else the only open one with a free seat) or None, and the tables
+    there are: those where ``name`` sits, then the open ones (none: nothing to join)."""
+    mine = [t for t in tables if sits_at(t, name)]
     if len(mine) == 1:
-        return str(mine[0])
-    open_ = [t["table"] for t in tables if t["status"] == "open"]
+        return str(mine[0]["table"]), mine
+    open_ = [t for t in tables if t["status"] == "open" and free_seats(t) and t not in mine]
     if len(open_) == 1 and not mine:
-        return str(open_[0])
-    if not open_ and not mine:
-        raise TableError(
-            tr._("No table is open at {url}: open one with `sixtysix table new`.").format(url=url)
-        )
-    ids = ", ".join(mine or open_)
+        return str(open_[0]["table"]), open_
+    return None, mine + open_
+
+
+def no_table(url: str, tr: Translator) -> TableError:
+    """There is no table to join at ``url``."""
+    return TableError(
+        tr._("No table is open at {url}: open one with `sixtysix table new`.").format(url=url)
+    )
+
+
+def pick_table(tables: list[dict[str, Any]], name: str, url: str, tr: Translator) -> str:
+    """The table to join when none is named and nobody is asked: the one where ``name`` sits,
+    else the only open one."""
+    chosen, choices = joinable(tables, name)
+    if chosen is not None:
+        return chosen
+    if not choices:
+        raise no_table(url, tr)
+    ids = ", ".join(str(t["table"]) for t in choices)
     raise TableError(
         tr._("Several tables at {url} ({ids}): choose one with --table.").format(url=url, ids=ids)
     )

@@ -20,7 +20,7 @@ from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import NotationError, SixtySixError
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.protocol.messages import Message, ProtocolError, parse_line
-from sixtysix.table.wire import MAX_CHAT, MAX_MESSAGE, chat_text
+from sixtysix.table.wire import MAX_CHAT, MAX_LEVEL, MAX_MESSAGE, MAX_STANDINGS_LIMIT, chat_text
 
 #: Longest frame a client reads (the protocol's limit for a frame).
 MAX_INCOMING = MAX_MESSAGE
@@ -160,10 +160,16 @@ _SEAT_ENTRY = {
 }
 
 
-def _shape(fields: Mapping[str, Check]) -> Check:
+def _shape(fields: Mapping[str, Check], later: Mapping[str, Check] | None = None) -> Check:
+    """An object with ``fields``, and ``later``: fields a later server added, None when absent
+    (an older server does not send them)."""
+
     def check(value: Any) -> dict[str, Any]:
         value = obj(value)
-        return {key: _field(value, key, fn) for key, fn in fields.items()}
+        checked = {key: _field(value, key, fn) for key, fn in fields.items()}
+        for key, fn in (later or {}).items():
+            checked[key] = _field(value, key, fn) if value.get(key) is not None else None
+        return checked
 
     return check
 
@@ -186,6 +192,38 @@ _TABLE_ENTRY = _shape(
         "status": one_of(*STATUSES),
         "seats": listing(_shape(_SEAT_ENTRY)),
         "deal": COUNT,
+        "totals": POINTS,
+    },
+    {"move_time": integer(1, 3600), "free": listing(SEAT)},
+)
+
+_CLUB_ROW = _shape(
+    {
+        "name": string(),
+        "variant": string(),
+        "level": string(MAX_LEVEL),
+        "played": COUNT,
+        "won": COUNT,
+        "drawn": COUNT,
+        "lost": COUNT,
+        "left": COUNT,
+        "score": integer(),
+    }
+)
+
+#: How a person's match ended in the standings.
+ENDINGS = ("finished", "left")
+
+_MATCH_ROW = _shape(
+    {
+        "played_at": string(),
+        "variant": string(),
+        "level": string(MAX_LEVEL),
+        "seats": integer(1, MAX_SEATS),
+        "seat": SEAT,
+        "ending": one_of(*ENDINGS),
+        "score": optional(integer(-1, 1)),
+        "deals": COUNT,
         "totals": POINTS,
     }
 )
@@ -246,6 +284,16 @@ SHAPES: dict[str, dict[str, Check]] = {
         "score": optional(integer(-10, 10)),
     },
     "standings": {"name": string(), "score": optional(integer(-10, 10))},
+    "club_standings": {
+        "variant": optional(string()),
+        "level": optional(string(MAX_LEVEL)),
+        "name": optional(string()),
+        "limit": integer(1, MAX_STANDINGS_LIMIT),
+        "rows": listing(_CLUB_ROW, MAX_STANDINGS_LIMIT),
+        "total": COUNT,
+        "history": optional(listing(_MATCH_ROW, MAX_STANDINGS_LIMIT)),
+        "history_total": optional(COUNT),
+    },
     "paused": {"reason": string(MAX_TEXT)},
     "resumed": {},
 }

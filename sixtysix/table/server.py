@@ -1,7 +1,8 @@
 """The table server: many tables in one asyncio process, over WebSockets (``sixtysix-table/1``).
 
-Each connection's first message says what it is for (``create``, ``list`` or ``join``); a
-seated connection then sends actions, ``undo`` and ``leave``, and receives what its
+Each connection's first message says what it is for (``create``, ``list``, ``join`` or
+``standings``, the club's standings, read in threads of their own); a seated connection then
+sends actions, ``undo`` and ``leave``, and receives what its
 :class:`~sixtysix.table.table.Table` tells its seat; its ``chat`` goes to every person at the
 table as it comes, and is never saved. Every table has its own lock: one request
 of one table at a time. Bots think in a bounded pool of their own (:mod:`sixtysix.table.pool`),
@@ -38,9 +39,10 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -68,6 +70,7 @@ from sixtysix.table.seats import SeatRefused, check_client_seat, program_name
 from sixtysix.table.settings import (
     Settings,
 )
+from sixtysix.table.standings_db import Club, StandingsError
 from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, StandingsBook, Table
 from sixtysix.table.wire import WireError
@@ -93,6 +96,10 @@ PROGRAM_THREADS = 64
 MAX_ADDRESSES = 10_000
 #: How long a join waits for a restarting server to have read its tables back (seconds).
 RESUME_WAIT = 30.0
+#: Threads that read the standings for ``standings`` requests (apart from the names', so a
+#: crowd asking for standings never holds up a join), and the requests that may wait for them.
+STANDINGS_THREADS = 2
+STANDINGS_WAITING = 64
 
 
 class NameBook(Protocol):
@@ -101,6 +108,15 @@ class NameBook(Protocol):
     def claim(self, name: str) -> str: ...
     def check(self, name: str, token: str) -> bool: ...
     def exists(self, name: str) -> bool: ...
+
+
+@runtime_checkable
+class ClubBook(Protocol):
+    """The standings a ``standings`` request reads (:class:`ServerStandings`)."""
+
+    def club(
+        self, variant: str | None, level: str | None, name: str | None, limit: int
+    ) -> Club: ...
 
 
 class TableServer:
@@ -139,6 +155,11 @@ class TableServer:
         self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="sixtysix-table-file")
         #: The threads that look up names, apart from the bots' threads.
         self.lookups = ThreadPoolExecutor(NAME_THREADS, thread_name_prefix="sixtysix-names")
+        #: The threads that read the standings, and the requests waiting for them.
+        self.readers = ThreadPoolExecutor(
+            STANDINGS_THREADS, thread_name_prefix="sixtysix-standings"
+        )
+        self.reading = 0
         self.bots = BotPool(self.settings.bot_threads)
         #: The threads that wait on ``exec:`` programs (waiting takes no core of the bots').
         self.program_waits = BotPool(PROGRAM_THREADS, name="sixtysix-program")
@@ -597,6 +618,9 @@ class TableServer:
             await self._resumed()
             client.send(wire.tables(self.listing()))
             await client.flush_and_close(wire.CLOSE_NORMAL, "listed")
+        elif isinstance(request, wire.StandingsQuery):
+            client.send(await self.club_standings(request))
+            await client.flush_and_close(wire.CLOSE_NORMAL, "standings")
         elif isinstance(request, wire.Create):
             operator = self._operator(ws, request.operator)
             address = peer_address(ws)
@@ -616,6 +640,41 @@ class TableServer:
         else:
             await self._resumed()
             await self._seated(client, request, bucket)
+
+    async def club_standings(self, query: wire.StandingsQuery) -> Message:
+        """The ``club_standings`` answer to ``query``, read in the standings' own threads; a
+        variant is named by its name or an alias (one this server does not know is looked up
+        as it is written). ``quota`` when too many requests wait already, ``server`` when the
+        database cannot be read."""
+        if query.variant is not None:
+            with contextlib.suppress(SixtySixError):
+                query = replace(query, variant=self.registry.variant(query.variant).name)
+        book = self.standings
+        if not isinstance(book, ClubBook):
+            club = Club(
+                [], 0, None if query.name is None else [], None if query.name is None else 0
+            )
+        else:
+            if self.reading >= STANDINGS_WAITING:
+                raise WireError(
+                    "quota", "the server is answering many standings requests; ask again soon"
+                )
+            self.reading += 1
+            try:
+                loop = asyncio.get_running_loop()
+                club = await loop.run_in_executor(
+                    self.readers, book.club, query.variant, query.level, query.name, query.limit
+                )
+            except (StandingsError, sqlite3.Error, OSError) as exc:
+                line = self.tr._("The standings cannot be read: {reason}")
+                self.say(line.format(reason=str(exc) or type(exc).__name__))
+                raise WireError("server", "the server cannot read its standings now") from None
+            finally:
+                self.reading -= 1
+        history = None if club.history is None else [r.as_json() for r in club.history]
+        return wire.club_standings(
+            query, [r.as_json() for r in club.rows], club.total, history, club.history_total
+        )
 
     async def _resumed(self) -> None:
         """Wait until a restarting server has read its tables back (bounded)."""
@@ -923,6 +982,7 @@ class TableServer:
         self.unsaved = await self.save_all()
         self.writers.shutdown(wait=True)
         self.lookups.shutdown(wait=False, cancel_futures=True)
+        self.readers.shutdown(wait=False, cancel_futures=True)
         self.bots.close()
         self.program_waits.close()
 

@@ -22,11 +22,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sixtysix.service.standings import Standings, StandingsError, leaving_score, match_score
 from sixtysix.table.names import name_key, normalize_name
 
 __all__ = [
+    "Club",
+    "MatchRow",
     "ServerStandings",
     "StandingRow",
     "StandingsError",
@@ -56,6 +59,9 @@ _COLUMNS = (
     *("seats", "seat", "ending", "score", "deals", "totals"),
 )
 ENDINGS = ("finished", "left")
+#: A person's matches are read by name, newest first: without this index every read of one
+#: person's matches, and every name a standings row shows, would read the whole table.
+_INDEX = "CREATE INDEX IF NOT EXISTS server_results_by_name ON server_results (name_key, id)"
 
 
 def level_of(labels: Sequence[str], seat: int) -> str:
@@ -80,6 +86,38 @@ class StandingRow:
     def as_json(self) -> dict[str, object]:
         """Every field, by its name, in order (the ``--json`` row)."""
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One rated match of one person, as the standings keep it."""
+
+    played_at: str
+    variant: str
+    level: str
+    seats: int
+    seat: int
+    ending: str
+    score: int | None
+    deals: int
+    totals: tuple[int, ...]
+
+    def as_json(self) -> dict[str, object]:
+        """Every field, by its name, in order (``totals`` a list)."""
+        data = asdict(self)
+        data["totals"] = list(self.totals)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Club:
+    """A club's standings as one request reads them: the first rows and how many there are,
+    and a person's newest matches and how many (None: no person asked for)."""
+
+    rows: list[StandingRow]
+    total: int
+    history: list[MatchRow] | None = None
+    history_total: int | None = None
 
 
 class ServerStandings(Standings):
@@ -140,18 +178,114 @@ class ServerStandings(Standings):
             row,
         )
 
-    def rows(self, variant: str | None = None, name: str | None = None) -> list[StandingRow]:
-        """Standings per name, variant and level: per variant, best score first."""
+    def _connect(self) -> sqlite3.Connection:
+        conn = super()._connect()
+        conn.execute(_INDEX)
+        return conn
+
+    def rows(
+        self,
+        variant: str | None = None,
+        name: str | None = None,
+        *,
+        level: str | None = None,
+        limit: int | None = None,
+    ) -> list[StandingRow]:
+        """Standings per name, variant and level: per variant, best score first (the first
+        ``limit`` of them)."""
         if not self._readable():
             return []
+        return self._rows(variant, name, level, limit)
+
+    def club(
+        self,
+        variant: str | None = None,
+        level: str | None = None,
+        name: str | None = None,
+        limit: int = 50,
+    ) -> Club:
+        """What a ``standings`` request asks: the club's first ``limit`` rows of ``variant``
+        and ``level`` (each None: all), and with ``name`` that person's newest ``limit``
+        matches. Read without the whole file's integrity check, which a request from anyone
+        must not cost; a file SQLite cannot read is a :class:`StandingsError`."""
+        if not self.path.is_file():
+            return Club([], 0, None if name is None else [], None if name is None else 0)
+        rows = self._rows(variant, None, level, limit)
+        total = self._count(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM server_results {where}"
+            " GROUP BY name_key, variant, level)",
+            variant,
+            None,
+            level,
+        )
+        if name is None:
+            return Club(rows, total)
+        history = self._history(name, variant, level, limit)
+        matches = self._count("SELECT COUNT(*) FROM server_results {where}", variant, name, level)
+        return Club(rows, total, history, matches)
+
+    @staticmethod
+    def _where(
+        variant: str | None, name: str | None, level: str | None
+    ) -> tuple[str, list[object]]:
         where: list[str] = []
-        args: list[str] = []
+        args: list[object] = []
         if variant is not None:
             where.append("variant = ?")
             args.append(variant)
         if name is not None:
             where.append("name_key = ?")
             args.append(name_key(name))
+        if level is not None:
+            where.append("level = ?")
+            args.append(level)
+        return ("WHERE " + " AND ".join(where) if where else ""), args
+
+    def _fetch(self, query: str, args: Sequence[object]) -> list[tuple[Any, ...]]:
+        try:
+            conn = self._connect()
+            try:
+                return list(conn.execute(query, args).fetchall())
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
+
+    def _count(self, query: str, variant: str | None, name: str | None, level: str | None) -> int:
+        where, args = self._where(variant, name, level)
+        return int(self._fetch(query.format(where=where), args)[0][0])
+
+    def _history(
+        self, name: str, variant: str | None, level: str | None, limit: int
+    ) -> list[MatchRow]:
+        """``name``'s newest ``limit`` matches of ``variant`` and ``level``, newest first."""
+        where, args = self._where(variant, name, level)
+        found = self._fetch(
+            "SELECT played_at, variant, level, seats, seat, ending, score, deals, totals"
+            f" FROM server_results {where} ORDER BY id DESC LIMIT ?",
+            [*args, limit],
+        )
+        return [
+            MatchRow(
+                str(at),
+                str(v),
+                str(lvl),
+                int(n),
+                int(seat),
+                str(end),
+                None if score is None else int(score),
+                int(deals),
+                tuple(int(t) for t in str(totals).split()),
+            )
+            for at, v, lvl, n, seat, end, score, deals, totals in found
+        ]
+
+    def _rows(
+        self, variant: str | None, name: str | None, level: str | None, limit: int | None
+    ) -> list[StandingRow]:
+        where_text, args = self._where(variant, name, level)
+        if limit is not None:
+            args.append(limit)
         query = (
             "SELECT (SELECT r2.name FROM server_results r2 WHERE r2.name_key = r.name_key"
             "  ORDER BY r2.id DESC LIMIT 1),"
@@ -161,19 +295,12 @@ class ServerStandings(Standings):
             " SUM(CASE WHEN score = -1 THEN 1 ELSE 0 END),"
             " SUM(CASE WHEN ending = 'left' THEN 1 ELSE 0 END),"
             " COALESCE(SUM(score), 0)"
-            f" FROM server_results r {'WHERE ' + ' AND '.join(where) if where else ''}"
+            f" FROM server_results r {where_text}"
             " GROUP BY name_key, variant, level"
             " ORDER BY variant, COALESCE(SUM(score), 0) DESC, name_key, level"
+            f"{'' if limit is None else ' LIMIT ?'}"
         )
-        try:
-            conn = self._connect()
-            try:
-                found = conn.execute(query, args).fetchall()
-            finally:
-                conn.close()
-        except sqlite3.Error as exc:
-            raise StandingsError(f"cannot read the standings database {self.path}: {exc}") from None
         return [
-            StandingRow(str(n), str(v), str(lvl), int(p), int(w), int(d), int(lo), int(le), int(s))
-            for n, v, lvl, p, w, d, lo, le, s in found
+            StandingRow(str(n), str(v), str(lvl), *(int(x) for x in counts))
+            for n, v, lvl, *counts in self._fetch(query, args)
         ]

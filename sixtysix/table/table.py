@@ -198,7 +198,9 @@ class Table(MatchFacts):
             "variant": self.variant.name,
             "options": self.variant.options.diff(),
             "rated": self.config.rated,
+            "move_time": self.config.move_time,
             "status": self.status,
+            "free": self.free_seats() if not self.finished else [],
             "seats": [
                 {
                     "kind": self.kinds[s],

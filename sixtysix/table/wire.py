@@ -60,6 +60,11 @@ MAX_SPEC = 200
 MAX_TOKEN = 200
 ON_LEAVE = ("end", "bot")
 LANGS = ("en", "tr")
+#: A club's standings: rows (and a person's matches) one reply holds by default, and at most.
+STANDINGS_LIMIT = 50
+MAX_STANDINGS_LIMIT = 500
+#: The longest opponents' level: the other seats' labels, comma separated.
+MAX_LEVEL = MAX_SEATS * (MAX_SPEC + 1)
 
 #: Characters of a chat text once cleaned (:func:`chat_text`), and as sent at most.
 MAX_CHAT = 200
@@ -162,6 +167,17 @@ class ListTables:
 
 
 @dataclass(frozen=True, slots=True)
+class StandingsQuery:
+    """A club's standings: per name, variant and level, and with ``name`` that person's
+    matches, newest first; at most ``limit`` of each."""
+
+    variant: str | None = None
+    level: str | None = None
+    name: str | None = None
+    limit: int = STANDINGS_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
 class Seated:
     """A message of a seated client: ``action`` (its text), ``undo``, ``leave`` or ``chat``
     (its cleaned ``text``, or a quick ``phrase``'s id)."""
@@ -193,9 +209,15 @@ def _opt_int(message: Mapping[str, Any], key: str) -> int | None:
 
 
 def _text(message: Mapping[str, Any], key: str, limit: int) -> str:
+    """A text field of 1 to ``limit`` characters that is Unicode text (a lone surrogate,
+    which JSON can carry, is not, and no database or file takes it)."""
     value = message.get(key)
     if not isinstance(value, str) or not value or len(value) > limit:
         raise _bad(f"{key} must be a string of 1 to {limit} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _bad(f"{key} is not Unicode text (a lone surrogate)") from None
     return value
 
 
@@ -207,7 +229,7 @@ def check_name(name: object) -> str:
         raise _bad(str(exc)) from None
 
 
-def check_request(message: Mapping[str, Any]) -> Create | Join | ListTables:
+def check_request(message: Mapping[str, Any]) -> Create | Join | ListTables | StandingsQuery:
     """The first message of a connection, checked: what the connection is for."""
     if message.get("protocol") != PROTOCOL:
         raise WireError("protocol", f"speaks {str(message.get('protocol'))[:60]!r}, not {PROTOCOL}")
@@ -218,7 +240,9 @@ def check_request(message: Mapping[str, Any]) -> Create | Join | ListTables:
         return _check_create(message)
     if kind == "join":
         return _check_join(message)
-    raise _bad(f"a connection begins with create, list or join, not {str(kind)[:40]!r}")
+    if kind == "standings":
+        return _check_standings(message)
+    raise _bad(f"a connection begins with create, list, join or standings, not {str(kind)[:40]!r}")
 
 
 def _check_create(message: Mapping[str, Any]) -> Create:
@@ -275,6 +299,18 @@ def _check_join(message: Mapping[str, Any]) -> Join:
         raise _bad("lang must be en or tr")
     seat = _opt_int(message, "seat")
     return Join(table, name, token, lang, seat)
+
+
+def _check_standings(message: Mapping[str, Any]) -> StandingsQuery:
+    variant = None if message.get("variant") is None else _text(message, "variant", 100)
+    level = None if message.get("level") is None else _text(message, "level", MAX_LEVEL)
+    name = None if message.get("name") is None else check_name(message.get("name"))
+    limit = _opt_int(message, "limit")
+    if limit is None:
+        limit = STANDINGS_LIMIT
+    elif not 1 <= limit <= MAX_STANDINGS_LIMIT:
+        raise _bad(f"limit must be 1 to {MAX_STANDINGS_LIMIT}")
+    return StandingsQuery(variant, level, name, limit)
 
 
 def check_seated(message: Mapping[str, Any]) -> Seated:
@@ -424,6 +460,51 @@ def standings(name: str, score: int | None) -> Message:
     return {"type": "standings", "name": name, "score": score}
 
 
+def club_standings(
+    query: StandingsQuery,
+    rows: Sequence[Mapping[str, Any]],
+    total: int,
+    history: Sequence[Mapping[str, Any]] | None,
+    history_total: int | None,
+) -> Message:
+    """The answer to a ``standings`` request: the club's rows (``total``: how many the club
+    has), and with a name that person's matches (``history_total``: how many in all). Rows at
+    the end of either list are left out when the frame would be over :data:`MAX_MESSAGE`
+    (``total`` still counts them)."""
+    message: Message = {
+        "type": "club_standings",
+        "variant": query.variant,
+        "level": query.level,
+        "name": query.name,
+        "limit": query.limit,
+        "rows": [],
+        "total": total,
+        "history": None if history is None else [],
+        "history_total": history_total,
+    }
+    # What the lists may take: the frame's room less the rest, and a margin for the commas.
+    room = MAX_MESSAGE - len(encode(message).encode()) - 64
+    sizes = [[len(encode(r).encode()) + 1 for r in part] for part in (rows, history or ())]
+    half = room // 2
+    # Each list has half the room, and what one leaves over is the other's.
+    shares = [half + max(0, half - sum(sizes[1])), half + max(0, half - sum(sizes[0]))]
+    kept = [_fitting(size, share) for size, share in zip(sizes, shares, strict=True)]
+    message["rows"] = [dict(r) for r in rows[: kept[0]]]
+    if history is not None:
+        message["history"] = [dict(r) for r in history[: kept[1]]]
+    return message
+
+
+def _fitting(sizes: Sequence[int], room: int) -> int:
+    """How many of the first entries of these sizes fit in ``room``."""
+    used = 0
+    for count, size in enumerate(sizes):
+        used += size
+        if used > room:
+            return count
+    return len(sizes)
+
+
 #: Why a table is paused: its file cannot be written (a full disk), so it must not change.
 PAUSED_SAVE = "the server cannot save: the table waits"
 
@@ -454,6 +535,7 @@ __all__ = [
     "Join",
     "ListTables",
     "Seated",
+    "StandingsQuery",
     "TokenBucket",
     "WireError",
     "chat_text",

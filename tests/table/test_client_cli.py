@@ -41,7 +41,10 @@ def test_table_new_sends_the_create_request_and_prints_the_join_command() -> Non
         )  # fmt: skip
     assert code == 0, err
     assert f"Table {TABLE} is open" in out
-    assert f"sixtysix join {url} --table {TABLE} --name NAME" in out
+    invitation = out.splitlines()[-1]  # one line to paste into a chat
+    assert invitation == (
+        f"Join my sixtysix table: sixtysix join {url} --table {TABLE} --name YOURNAME"
+    )
     create = server.received[0]
     assert create == {
         "type": "create",

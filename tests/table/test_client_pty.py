@@ -74,8 +74,9 @@ def new_table(url: str, data: Path) -> str:
         ["table", "new", "66", "--seats", "human,@random", "--seed", "3", "--server", url], data
     )
     assert done.returncode == 0, done.stderr
-    command = done.stdout.splitlines()[-1].split()
-    assert command[:3] == ["sixtysix", "join", url]
+    invitation = done.stdout.splitlines()[-1]
+    command = invitation[invitation.index("sixtysix join") :].split()
+    assert command[:3] == ["sixtysix", "join", url] and command[-2:] == ["--name", "YOURNAME"]
     return command[command.index("--table") + 1]
 
 

@@ -1,7 +1,7 @@
 """A Hypothesis fuzzer of ``sixtysix-table/1`` against one live server.
 
 Every example seats two people at a table of its own, then sends what a hostile client would:
-real first messages (create, list, join) and seated messages (action, undo, leave) with their
+real first messages (all four kinds) and seated messages (action, undo, leave) with their
 fields mutated (wrong types, huge ints, unknown and missing keys, odd Unicode, lone surrogates,
 deep nesting and ``NaN`` as raw text, binary, truncated and oversized frames, bursts), and
 well-formed but hostile ones (acting for the other seat or out of turn, illegal moves, joins
@@ -530,10 +530,20 @@ SEAT_SPECS = [
 
 
 def first_message(data: st.DataObject, snap: Snapshot) -> dict[str, Any]:
-    """A real first message (list, create or join), well formed or hostile."""
-    kind = data.draw(st.sampled_from(["list", "create", "join", "join", "join"]), label="first")
+    """A real first message (list, standings, create or join), well formed or hostile."""
+    kind = data.draw(
+        st.sampled_from(["list", "standings", "create", "join", "join", "join"]), label="first"
+    )
     if kind == "list":
         return {"type": "list", "protocol": P}
+    if kind == "standings":
+        return {
+            "type": "standings", "protocol": P,
+            "variant": data.draw(st.sampled_from([None, "66", "x"]) | odd_text),
+            "level": data.draw(st.sampled_from([None, "@random", "human,@hard"]) | odd_text),
+            "name": data.draw(st.sampled_from([None, REF_NAME, "zed"]) | odd_text),
+            "limit": data.draw(st.sampled_from([None, 1, 500, 0, 501, -1])),
+        }  # fmt: skip
     if kind == "create":
         seats = [s.format(m=snap.marker) for s in data.draw(st.sampled_from(SEAT_SPECS))]
         return {

@@ -22,7 +22,9 @@ def test_tables_are_listed_with_public_facts_only(tmp_path: Path) -> None:
                     "variant": "sixtysix",
                     "options": {"target": 1},
                     "rated": False,
+                    "move_time": None,
                     "status": "open",
+                    "free": [0],
                     "seats": [
                         {"kind": "human", "label": "human", "name": None, "connected": False},
                         {"kind": "bot", "label": "@random", "name": None, "connected": True},
@@ -34,6 +36,7 @@ def test_tables_are_listed_with_public_facts_only(tmp_path: Path) -> None:
             conn, _ = await join(url, table, "ayse")
             running_ = (await request(url, {"type": "list"}))["tables"][0]
             assert running_["status"] == "running" and running_["deal"] == 1
+            assert running_["free"] == []
             assert running_["seats"][0] == {
                 "kind": "human",
                 "label": "human",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from sixtysix.service.standings import Standings
 from sixtysix.table.names import Names
 from sixtysix.table.standings_db import (
+    Club,
+    MatchRow,
     ServerStandings,
     StandingRow,
     StandingsError,
@@ -147,3 +150,71 @@ def test_plays_standings_are_unchanged_beside_the_servers(tmp_path: Path) -> Non
     )
     assert len(lines) == 1 and "damaged" in lines[0]
     assert [s.score for s in Standings(path).table()] == [-1]
+
+
+# ---------------------------------------------------------------------- a club's standings
+
+
+def _club_results(db: ServerStandings) -> None:
+    """Three matches of 66-4 (Ali, Ayşe, Can and a bot), one of 66 by Ali against @hard."""
+    labels = ["human", "human", "human", "@hard"]
+    for day, totals in enumerate(([7, 3, 0, 3], [2, 7, 1, 3], [7, 7, 1, 2]), 1):
+        for seat, name in enumerate(["Ali", "Ayşe", "Can"]):
+            db.add(
+                name, "66-4", level_of(labels, seat), 4, seat, "finished",
+                match_score(totals, seat), 5, totals, when=datetime(2025, 3, day, tzinfo=UTC),
+            )  # fmt: skip
+    when = datetime(2025, 3, 9, tzinfo=UTC)
+    db.add("ALI", "66", "@hard", 2, 0, "left", None, 3, [5, 2], when=when)
+
+
+def test_no_database_no_club(db: ServerStandings) -> None:
+    assert db.club() == Club([], 0)
+    assert db.club(name="Ali") == Club([], 0, [], 0)
+    assert not db.path.exists()  # reading creates nothing
+
+
+def test_the_clubs_rows_are_per_name_variant_and_level_best_first(db: ServerStandings) -> None:
+    _club_results(db)
+    club = db.club()
+    assert [(r.name, r.variant, r.level, r.played, r.score) for r in club.rows] == [
+        ("ALI", "66", "@hard", 1, 0),
+        ("ALI", "66-4", "human,human,@hard", 3, 1),  # a name as most recently recorded
+        ("Ayşe", "66-4", "human,human,@hard", 3, 1),
+        ("Can", "66-4", "human,human,@hard", 3, -3),
+    ]
+    assert club.total == 4 and club.history is None and club.history_total is None
+    assert db.club(variant="66-4").rows == club.rows[1:]
+    assert db.club(level="@hard").rows == club.rows[:1]
+    assert db.club(variant="66", level="human").rows == []
+
+
+def test_a_club_is_read_to_its_limit_and_counts_the_rest(db: ServerStandings) -> None:
+    _club_results(db)
+    club = db.club(variant="66-4", limit=2)
+    assert [r.name for r in club.rows] == ["ALI", "Ayşe"]
+    assert club.total == 3
+
+
+def test_a_persons_matches_newest_first_to_the_limit(db: ServerStandings) -> None:
+    _club_results(db)
+    club = db.club(name="ali", limit=3)
+    assert club.history_total == 4
+    level = "human,human,@hard"
+    assert club.history == [
+        MatchRow("2025-03-09T00:00:00+00:00", "66", "@hard", 2, 0, "left", None, 3, (5, 2)),
+        MatchRow("2025-03-03T00:00:00+00:00", "66-4", level, 4, 0, "finished", 0, 5, (7, 7, 1, 2)),
+        MatchRow("2025-03-02T00:00:00+00:00", "66-4", level, 4, 0, "finished", 0, 5, (2, 7, 1, 3)),
+    ]
+    assert club.history[0].as_json()["totals"] == [5, 2]
+    assert len(club.rows) == 3  # the club's table is everyone's, the history the person's
+    assert db.club(name="Ali", variant="66-4").history_total == 3
+    nobody = db.club(name="Nobody")
+    assert (nobody.history, nobody.history_total, nobody.total) == ([], 0, 4)
+
+
+def test_a_club_read_of_a_damaged_file_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    path.write_bytes(b"garbage, not a database" * 200)
+    with pytest.raises(StandingsError, match="cannot read"):
+        ServerStandings(path).club()
