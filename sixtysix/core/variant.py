@@ -20,6 +20,7 @@ from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.rules import MatchFormat, Rules
 from sixtysix.core.state import DealState
+from sixtysix.core.view import View
 
 #: The option whose value is the match's target when a variant keeps the default
 #: :meth:`Variant.make_match_format` (the family's options and most plugins declare it).
@@ -103,6 +104,12 @@ class Variant:
     def settle(self, state: DealState, end: DealEnd) -> Outcome:
         """Score a finished deal. Every variant defines its own scoring."""
         raise NotImplementedError
+
+    def conceded_points(self, view: View) -> tuple[int, ...] | None:
+        """The game points each seat scores if ``view``'s seat concedes now, as :meth:`settle`
+        would score it (what a screen says the concession costs); None where the variant
+        says nothing of it before the deal ends."""
+        return None
 
     def match_winners(self, totals: Sequence[int], deals: int | None = None) -> list[int]:
         """Seats that won the match after ``deals`` finished deals with these totals (else

@@ -43,6 +43,7 @@ from sixtysix.service.input import InputProblem, Kind, control_word, is_yes, par
 from sixtysix.service.narration import announcement
 from sixtysix.service.terms import action_text, seat_name, word
 from sixtysix.service.timer import Clock, MoveTimer
+from sixtysix.table import wire
 from sixtysix.table.incoming import ServerProtocolError
 from sixtysix.table.wire import CHAT_ERRORS, HARD_ERRORS, PAUSED_SAVE
 from sixtysix.text.public import render_first_tricks
@@ -85,6 +86,8 @@ class RemoteTable(ChatSide):
         self.name = ""
         self.rated = False
         self.move_time: int | None = None
+        #: What the table does when a person leaves a running match (None: an older server).
+        self.on_leave: str | None = None
         self.players: list[str] = []
         self.connected: list[bool] = []
         self.left: list[bool] = []
@@ -139,6 +142,7 @@ class RemoteTable(ChatSide):
         self.table_seated = True
         self.table, self.me, self.name = m["table"], m["seat"], m["name"]
         self.rated, self.move_time = m["rated"], m["move_time"]
+        self.on_leave = m["on_leave"]
         self._set_players(m["players"])
         if m["reconnected"]:
             text = tr._("Back at table {table}, seat {seat}: the game goes on where it was.")
@@ -325,7 +329,7 @@ class RemoteTable(ChatSide):
         elif code == "illegal":
             text = tr._("The server refused that move: it is not allowed now.")
         elif code == "no_undo":
-            text = tr._("The server takes nothing back now.")
+            text = self._no_undo(m["message"])
         elif code == "not_started":
             text = tr._("The match has not started yet.")
         elif code in CHAT_ERRORS:
@@ -465,7 +469,9 @@ class RemoteTable(ChatSide):
             self._refuse(why_illegal(view, command.action, tr))
             return Reply()
         if command.action == CONCEDE:
-            self._ask(concede_question(tr), self._concede, tr._("Not conceded: play on."))
+            cost = self.variant.conceded_points(view)
+            question = concede_question(tr, cost, self.me)
+            self._ask(question, self._concede, tr._("Not conceded: play on."))
             return Reply()
         return self._send_action(command.action)
 
@@ -488,6 +494,25 @@ class RemoteTable(ChatSide):
             who=self._who(view.to_act)
         )
 
+    def _no_undo(self, reason: str) -> str:
+        """Why the table took nothing back, in the person's words."""
+        tr = self.tr
+        if reason == wire.NO_UNDO_RATED:
+            return tr._("No take-backs in rated games.")
+        if reason == wire.NO_UNDO_SHARED:
+            return tr._(
+                "No take-back here: another person or a program at the table has seen your move"
+                " (take-backs are for one person with the server's bots)."
+            )
+        if reason == wire.NO_UNDO_NOTHING:
+            return tr._("Nothing to take back in this deal yet.")
+        if reason == wire.NO_UNDO_UNSEEN:
+            return tr._(
+                "That move cannot be taken back: dealing the unseen cards afresh would contradict"
+                " what you have seen."
+            )
+        return tr._("The server takes nothing back now: {reason}").format(reason=reason)
+
     def _quit(self) -> Reply:
         """Say once what leaving costs, then ask (y/n), as ``sixtysix play`` does."""
         tr = self.tr
@@ -495,6 +520,10 @@ class RemoteTable(ChatSide):
             warning = leaving_warning(tr, self.totals, self.completed, self.me)
         else:
             warning = tr._("Leaving is for good: the others are told.")
+        if self.on_leave == "end" and self.view is not None:
+            warning += " " + tr._("The match ends for everyone at the table.")
+        elif self.on_leave == "bot" and self.view is not None:
+            warning += " " + tr._("A bot plays your seat to the end of the match.")
         keep = tr._("Ctrl-C instead closes the connection and keeps your seat for a while.")
         self.screen.say(warning + " " + keep, "yellow")
         self._ask(leave_question(tr), self._leave, tr._("Playing on."))

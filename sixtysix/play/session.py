@@ -381,7 +381,8 @@ class Session(MatchFacts):
         if action not in view.legal_actions:
             self.screen.say(why_illegal(view, action, tr), "red")
             return _AGAIN
-        if action == CONCEDE and not self._confirm(concede_question(tr), view):
+        cost = self.variant.conceded_points(view) if action == CONCEDE else None
+        if action == CONCEDE and not self._confirm(concede_question(tr, cost, view.seat), view):
             self.screen.say(tr._("Not conceded: play on."), "dim")
             return _AGAIN
         return action

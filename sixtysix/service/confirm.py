@@ -20,8 +20,15 @@ def leave_question(tr: Translator) -> str:
     return tr._("Leave the table?")
 
 
-def concede_question(tr: Translator) -> str:
-    return tr._("Concede the deal?")
+def concede_question(tr: Translator, points: tuple[int, ...] | None, me: int) -> str:
+    """Concede? with what it costs when the variant says it (``points``: what each seat would
+    score, :meth:`~sixtysix.core.variant.Variant.conceded_points`)."""
+    paid = sorted({p for s, p in enumerate(points or ()) if s != me and p})
+    if len(paid) != 1:
+        return tr._("Concede the deal?")
+    return tr._("Concede the deal? Each of the others scores {points} game points.").format(
+        points=paid[0]
+    )
 
 
 def leaving_warning(tr: Translator, totals: Sequence[int], completed: int, me: int) -> str:

@@ -20,7 +20,14 @@ from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import NotationError, SixtySixError
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.protocol.messages import Message, ProtocolError, parse_line
-from sixtysix.table.wire import MAX_CHAT, MAX_LEVEL, MAX_MESSAGE, MAX_STANDINGS_LIMIT, chat_text
+from sixtysix.table.wire import (
+    MAX_CHAT,
+    MAX_LEVEL,
+    MAX_MESSAGE,
+    MAX_STANDINGS_LIMIT,
+    ON_LEAVE,
+    chat_text,
+)
 
 #: Longest frame a client reads (the protocol's limit for a frame).
 MAX_INCOMING = MAX_MESSAGE
@@ -318,7 +325,10 @@ def phrase_id(value: Any) -> str:
 #: Fields a message may lack, how each is checked, and what stands for a missing one: a
 #: server older than chat sends no ``chat`` in ``welcome`` (None: it has no chat).
 OPTIONAL: dict[str, dict[str, tuple[Check, Any]]] = {
-    "welcome": {"chat": (optional(boolean), None)},
+    "welcome": {
+        "chat": (optional(boolean), None),
+        "on_leave": (optional(one_of(*ON_LEAVE)), None),
+    },
     "chat": {"text": (optional(chat_string), None), "phrase": (optional(phrase_id), None)},
 }
 

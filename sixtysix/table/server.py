@@ -795,6 +795,7 @@ class TableServer:
                     table.players(),
                     reconnected,
                     chat=self.settings.chat,
+                    on_leave=table.config.on_leave,
                 )
             )
             was_started = table.started

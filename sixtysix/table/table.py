@@ -442,22 +442,20 @@ class Table(MatchFacts):
         does; refused (``no_undo``) at rated tables and where another person or a program
         sits: a fresh deal would change what they have seen."""
         if self.config.rated:
-            raise WireError("no_undo", "rated tables have no take-backs")
+            raise WireError("no_undo", wire.NO_UNDO_RATED)
         if self.humans() != [seat] or any(isinstance(b, ExecBot) for b in self.bots):
-            raise WireError("no_undo", "take-backs are only for a person alone with built-in bots")
+            raise WireError("no_undo", wire.NO_UNDO_SHARED)
         state = self.state
         if self.finished or state is None:
             raise WireError("not_started", "no deal is running at this table")
         if last_action(state, seat) is None:
-            raise WireError("no_undo", "nothing to take back in this deal")
+            raise WireError("no_undo", wire.NO_UNDO_NOTHING)
         number = len(self.record.deals) - 1
         count = self.undos.get(number, 0)
         stream = self.seed.child(("undo", number, count)).stream(("take-back",))
         fresh: DealState | None = take_back(state, seat, stream)
         if fresh is None:
-            raise WireError(
-                "no_undo", "that move cannot be taken back without giving away unseen cards"
-            )
+            raise WireError("no_undo", wire.NO_UNDO_UNSEEN)
         self.undos[number] = count + 1
         self.match.retake(fresh)
         view = fresh.view(seat)

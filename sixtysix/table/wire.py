@@ -390,6 +390,14 @@ def tables(entries: Sequence[Mapping[str, Any]]) -> Message:
     return {"type": "tables", "tables": list(entries)}
 
 
+#: Why ``undo`` is refused (``no_undo``): the table's own words, which a client words again in
+#: its person's language.
+NO_UNDO_RATED = "rated tables have no take-backs"
+NO_UNDO_SHARED = "take-backs are only for a person alone with built-in bots"
+NO_UNDO_NOTHING = "nothing to take back in this deal"
+NO_UNDO_UNSEEN = "that move cannot be taken back without giving away unseen cards"
+
+
 def welcome(
     table: str,
     seat: int,
@@ -400,6 +408,7 @@ def welcome(
     players: Sequence[str],
     reconnected: bool,
     chat: bool = True,
+    on_leave: str = "end",
 ) -> Message:
     return {
         "type": "welcome",
@@ -412,6 +421,7 @@ def welcome(
         "players": list(players),
         "reconnected": reconnected,
         "chat": chat,
+        "on_leave": on_leave,
     }
 
 

@@ -64,7 +64,12 @@ def render_outcome(
         body.append(Flow(phrase(headline, keep, "bold yellow"), gap=" "))
     if outcome.reason == Reason.REACHED_66 and pooled is not None:
         winners = [s for s in range(seats) if outcome.game_points[s]]
-        if winners:
+        if len(winners) == 1:  # a lone declarer or soloist: its own points
+            text = tr._("Won by {who} with {points} points.").format(
+                who=seat_name(tr, winners[0], me), points=pooled[winners[0]]
+            )
+            body.append(Flow(phrase(text, keep, "bold"), gap=" "))
+        elif winners:
             text = tr._("Won by {who} with {points} points together.").format(
                 who=" + ".join(seat_name(tr, s, me) for s in winners), points=pooled[winners[0]]
             )

@@ -11,6 +11,7 @@ from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason
 from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
+from sixtysix.core.view import View
 from sixtysix.plugins import hookimpl
 from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.side_game import called_trump_rules, side_scale, valid_points
@@ -18,6 +19,11 @@ from sixtysix.variants.side_game import called_trump_rules, side_scale, valid_po
 #: What each partner scores when the declarer concedes before any card, and later.
 CONCEDE_BEFORE_PLAY = 2
 CONCEDE_LATER = 1
+
+
+def concession_pay(cards_played: int) -> int:
+    """What each partner scores when the declarer concedes, after ``cards_played`` cards."""
+    return CONCEDE_BEFORE_PLAY if cards_played == 0 else CONCEDE_LATER
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,13 @@ class SixtySix3(Variant):
             open_scores=o.open_scores,
         )
 
+    def conceded_points(self, view: View) -> tuple[int, ...] | None:
+        """Each partner's pay if the declarer concedes now; the declarer scores 0."""
+        if view.declarer is None:
+            return None
+        pay = concession_pay(len(view.played))
+        return tuple(0 if s == view.declarer else pay for s in range(view.seats))
+
     def settle(self, state: DealState, end: DealEnd) -> Outcome:
         assert isinstance(self.options, SixtySix3Options)
         o = self.options
@@ -99,7 +112,7 @@ class SixtySix3(Variant):
             if reached:
                 winner_side = reached[0]
         elif kind == EndKind.CONCEDED:
-            pay = CONCEDE_BEFORE_PLAY if state.played == 0 else CONCEDE_LATER
+            pay = concession_pay(state.played)
             for s in range(n):
                 if state.sides[s] != declarer_side:
                     gp[s] = pay

@@ -67,7 +67,11 @@ def test_concede_asks_once(lang: str, steps: list[Step], conceded: bool) -> None
         make_variant("sixtysix-3"), person, screen, lang=lang, resume=resume, seed=1
     )
     session.run()
-    question = "Concede the deal? (y/n) " if lang == "en" else "Dağıtımı bırakıyor musun? (e/h) "
+    question = (
+        "Concede the deal? Each of the others scores 2 game points. (y/n) "
+        if lang == "en"
+        else "Dağıtımı bırakıyor musun? Diğerlerinin her biri 2 oyun puanı alır. (e/h) "
+    )  # what conceding costs before any card: 2 to each partner (RULES.md)
     assert person.shown.count(question) == 1
     deal = session.record.deals[0]
     assert ((0, CONCEDE) in deal.actions) is conceded

@@ -4,6 +4,7 @@ match deal by deal."""
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -168,7 +169,9 @@ def test_the_end_of_a_deal_shows_pooled_points_and_the_cards_left() -> None:
         side = [t for t in range(3) if state.sides[t] == state.sides[s]]
         assert pooled[s] == sum(outcome.points[t] for t in side)
     shown = text_of(render_outcome(outcome, view, [0, 0, 0], EN, variant, "", state.hands))
-    assert "side" in shown and "Why " in shown and "with" in shown and "together" in shown
+    assert "side" in shown and "Why " in shown and "with" in shown
+    winners = [s for s in range(3) if outcome.game_points[s]]
+    assert ("together" in shown) is (len(winners) > 1)  # a lone declarer wins alone
     for s in range(1, 3):
         if state.hands[s]:
             assert f"seat {s}:" in shown
@@ -177,6 +180,25 @@ def test_the_end_of_a_deal_shows_pooled_points_and_the_cards_left() -> None:
     )
     assert all(len(line) <= 45 for line in compact.splitlines())
     assert f"side {pooled[0]}" in compact
+
+
+def test_a_lone_declarers_win_is_his_own_and_the_partners_win_together() -> None:
+    variant = make_variant("66-3")
+    said: dict[bool, str] = {}
+    for seed in range(200):
+        state = finished(variant, seed)
+        outcome = state.outcome
+        assert outcome is not None
+        if outcome.reason != Reason.REACHED_66:
+            continue
+        view = state.view(0)
+        winners = [s for s in range(3) if outcome.game_points[s]]
+        shown = " ".join(text_of(render_outcome(outcome, view, [0, 0, 0], EN, variant)).split())
+        said.setdefault(len(winners) == 1, shown)
+        if len(said) == 2:
+            break
+    assert re.search(r"Won by (you|seat \d) with \d+ points\.", said[True])
+    assert re.search(r"Won by \S+( \d)? \+ \S+( \d)? with \d+ points together\.", said[False])
 
 
 def test_the_match_summary_keeps_running_totals() -> None:

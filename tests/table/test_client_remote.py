@@ -16,6 +16,7 @@ from sixtysix.i18n import Translator
 from sixtysix.play.remote import RemoteTable
 from sixtysix.plugins.manager import build_registry
 from sixtysix.protocol import messages
+from sixtysix.table import wire
 from sixtysix.table.incoming import ServerProtocolError, check_message
 from tests.play.scripted import FakeClock, RecordingScreen
 
@@ -270,7 +271,12 @@ def test_concede_asks_once_as_play_does() -> None:
         s.apply(s.legal_actions()[0])
     t.decide(s)
     assert t.remote.on_line("concede").send == []
-    assert t.prompts[-1] == "Concede the deal? (y/n) "
+    cost = variant.conceded_points(s.view(0))
+    assert cost is not None and cost[0] == 0 and cost[1] == cost[2] in (1, 2)
+    assert (
+        t.prompts[-1]
+        == f"Concede the deal? Each of the others scores {cost[1]} game points. (y/n) "
+    )
     assert t.remote.on_line("no").send == [] and "Not conceded: play on." in t.screen.said
     assert t.prompts[-1] == "Your move > "
     t.remote.on_line("concede")
@@ -285,3 +291,37 @@ def test_before_the_deal_quit_is_the_one_word_that_works_in_turkish() -> None:
     t.remote.on_line("  çık ")
     assert t.prompts[-1] == "Masadan kalkıyor musun? (e/h) "
     assert t.remote.on_line("evet").leave
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        (wire.NO_UNDO_SHARED, "another person or a program at the table has seen your move"),
+        (wire.NO_UNDO_NOTHING, "Nothing to take back in this deal yet."),
+        (wire.NO_UNDO_UNSEEN, "would contradict what you have seen"),
+        ("a reason of a newer server", "takes nothing back now: a reason of a newer server"),
+    ],
+)
+def test_a_refused_take_back_says_why(reason: str, said: str) -> None:
+    t = Table()
+    t.decide(to_seat_0())
+    assert t.remote.on_line("undo").send == [{"type": "undo"}]
+    t.feed({"type": "error", "code": "no_undo", "message": reason})
+    assert said in t.screen.text
+
+
+@pytest.mark.parametrize(
+    ("on_leave", "said"),
+    [
+        ("end", "The match ends for everyone at the table."),
+        ("bot", "A bot plays your seat to the end of the match."),
+    ],
+)
+def test_leaving_a_running_test_table_says_what_happens_to_the_match(
+    on_leave: str, said: str
+) -> None:
+    t = Table()
+    t.feed({**welcome(), "on_leave": on_leave})
+    t.decide(to_seat_0())
+    t.remote.on_line("quit")
+    assert "Leaving is for good: the others are told. " + said in t.screen.text

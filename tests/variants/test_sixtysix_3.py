@@ -962,3 +962,25 @@ def test_random_legal_play(
         fresh.apply(a)
     assert fresh.outcome == out
     assert all(0 <= a < NUM_ACTIONS for _, a in state.history)
+
+
+@settings(max_examples=80, deadline=None)
+@given(order=st.permutations(list(range(24))), dealer=st.integers(0, 2), data=st.data())
+def test_what_a_screen_says_a_concession_costs_is_what_settle_scores(
+    order: list[int], dealer: int, data: st.DataObject
+) -> None:
+    """Wherever the declarer may concede, :meth:`conceded_points` of its view (what the
+    question says) equals the game points the deal then scores."""
+    variant = SixtySix3()
+    state = variant.new_deal(deal_from_order(variant.rules, order, dealer))
+    seen = 0
+    while not state.is_over:
+        legal_now = state.legal_actions()
+        if CONCEDE in legal_now:
+            told = variant.conceded_points(state.view(state.to_act))
+            conceded = state.copy()
+            conceded.apply(CONCEDE)
+            assert conceded.outcome is not None and told == conceded.outcome.game_points
+            seen += 1
+        state.apply(data.draw(st.sampled_from([a for a in legal_now if a != CONCEDE])))
+    event(f"concessions checked: {min(seen, 3)}")
