@@ -89,10 +89,11 @@ def extract() -> Catalog:
     catalog = Catalog(project="sixtysix", domain=DOMAIN)
     # Translator.p_(context, message); _said(message): a message of the CLI said before any
     # translator exists (cli/common.py).
-    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2), "_said": None}
+    keywords = {**DEFAULT_KEYWORDS, "p_": ((1, "c"), 2), "n_": (1, 2), "_said": None}
     found = extract_from_dir(str(PACKAGE_DIR), keywords=keywords)
     for filename, lineno, message, _comments, context in found:
-        if isinstance(message, str) and message:
+        plural = isinstance(message, tuple) and len(message) == 2 and all(message)  # n_()
+        if plural or (isinstance(message, str) and message):
             where = [(f"sixtysix/{filename}", lineno)]
             catalog.add(message, locations=where, context=context or None)
     for text in variant_texts():

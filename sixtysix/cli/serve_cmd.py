@@ -195,9 +195,12 @@ def serve(
         _run(tr, root, host, port, reconnect_time, context, scheme, options, unsaved)
     )
     if unsaved:
-        line = tr._(
+        line = tr.n_(
+            "Server stopped; {count} table could not be saved (its file holds what its"
+            " players were last told).",
             "Server stopped; {count} tables could not be saved (their files hold what their"
-            " players were last told)."
+            " players were last told).",
+            len(unsaved),
         )
         click.echo(line.format(count=len(unsaved)), err=True)
     else:
@@ -402,9 +405,14 @@ async def _resume(server: TableServer, tr: Translator) -> None:
         _say(tr._("Warning: a table file was not resumed: {problem}").format(problem=problem))
     if server.store.removed_leftovers:
         _say(
-            tr._("Removed {count} temporary files of unfinished writes.").format(
-                count=server.store.removed_leftovers
-            )
+            tr.n_(
+                "Removed {count} temporary file of an unfinished write.",
+                "Removed {count} temporary files of unfinished writes.",
+                server.store.removed_leftovers,
+            ).format(count=server.store.removed_leftovers)
         )
     if resumed:
-        _say(tr._("Resumed {count} unfinished tables.").format(count=resumed))
+        text = tr.n_(
+            "Resumed {count} unfinished table.", "Resumed {count} unfinished tables.", resumed
+        )
+        _say(text.format(count=resumed))

@@ -80,6 +80,11 @@ class Translator:
         the standings' are matches, "maç")."""
         return self._catalog.pgettext(context, message)
 
+    def n_(self, singular: str, plural: str, count: int) -> str:
+        """The form of a message for ``count`` things ("1 table", "3 tables"), by the
+        language's own plural rule."""
+        return self._catalog.ngettext(singular, plural, count)
+
     def text(self, message: str) -> str:
         """Translate text that is not marked in the code (option docs, rule summaries): it is
         looked up by its English wording with whitespace collapsed."""

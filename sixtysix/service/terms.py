@@ -249,8 +249,9 @@ def news_list(tr: Translator, items: list[str]) -> str:
     (each item lower-cased at its start, as it is no longer a sentence of its own)."""
 
     def lower_first(text: str) -> str:
-        if not text:
-            return text
+        word = text.split(" ", 1)[0]
+        if not word.isalpha() or (len(word) > 1 and word.isupper()):
+            return text  # a card (J♦, 10♥) or a name in capitals keeps its case
         head = text[0]
         if tr.lang == "tr":
             head = {"I": "ı", "İ": "i"}.get(head, head)

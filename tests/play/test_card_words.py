@@ -202,6 +202,10 @@ def test_announcements_run_on_in_one_list() -> None:
         "seat 1 closes the talon; you close the talon"
     )
     assert news_list(TR, ["İlk", "Ilık"]) == "ilk; ılık"
+    # a card at the start keeps its letter: "J♦ ile ...", never "j♦ ile ..."
+    said = news_list(TR, ["Kozu söyledin: ♠ maça", "J♦ ile açık kozu (10♦) değiştirdin"])
+    assert said == "kozu söyledin: ♠ maça; J♦ ile açık kozu (10♦) değiştirdin"
+    assert news_list(EN, ["AI plays", "10♥ is shown"]) == "AI plays; 10♥ is shown"
 
 
 def test_levels_are_named_in_the_players_language() -> None:

@@ -39,11 +39,14 @@ def test_no_empty_or_fuzzy_translation_and_placeholders_kept() -> None:
     for message in catalog:
         if not message.id:
             continue
-        assert message.string, message.id
         assert not message.fuzzy, message.id
-        assert sorted(PLACEHOLDER.findall(message.id)) == sorted(
-            PLACEHOLDER.findall(message.string)
-        ), message.id
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:  # every plural form too, with the singular's placeholders
+            assert text, message.id
+            assert sorted(PLACEHOLDER.findall(ids[-1])) == sorted(PLACEHOLDER.findall(text)), (
+                message.id
+            )
 
 
 def test_shipped_mo_files_are_up_to_date_with_the_po_files() -> None:
@@ -179,3 +182,17 @@ def test_lang_before_help_picks_the_language(monkeypatch: pytest.MonkeyPatch) ->
     assert "kural özetini" in out
     out = CliRunner().invoke(cli, ["rules", "--lang", "TR", "66"]).output
     assert "Seçenekler" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "three"),
+    [
+        ("en", "Resumed 1 unfinished table.", "Resumed 3 unfinished tables."),
+        ("tr", "Bitmemiş 1 masa sürdürüldü.", "Bitmemiş 3 masa sürdürüldü."),
+    ],
+)
+def test_a_count_takes_the_languages_own_plural(lang: str, one: str, three: str) -> None:
+    tr = Translator(lang)
+    single, plural = "Resumed {count} unfinished table.", "Resumed {count} unfinished tables."
+    assert tr.n_(single, plural, 1).format(count=1) == one
+    assert tr.n_(single, plural, 3).format(count=3) == three

@@ -294,6 +294,6 @@ def test_trump_from_below_names_the_card_shown(tmp_path: Path) -> None:
     finally:
         game.child.close()
     flat = " ".join(game.text.split())
-    assert re.search(r"Kozu alttan alıyorsun: (10|[AKQJ9])[♣♦♥♠] gösterildi, koz", flat)
+    assert re.search(r"Kozu alttan aldın: (10|[AKQJ9])[♣♦♥♠] gösterildi, koz", flat)
     assert "(koz için gösterildi)" in flat
     assert_laid_out(game)

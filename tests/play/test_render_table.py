@@ -157,7 +157,7 @@ def test_the_exchange_names_both_cards_and_the_taken_card_stays_visible() -> Non
     assert "Known in hands: seat 1 A♣ (taken in the exchange)" in table
     assert "turn-up 9♣" in table
     tr_said = telling(1, 0, EXCHANGE, before, after).text(TR, 0)
-    assert tr_said == "oyuncu 1, 9♣ ile açık kozu (A♣) değiştiriyor"
+    assert tr_said == "oyuncu 1, 9♣ ile açık kozu (A♣) değiştirdi"
 
 
 def test_the_marriage_shows_its_cards_and_keeps_the_other_one_visible() -> None:
@@ -337,7 +337,7 @@ def test_the_exchange_stays_announced_once_the_card_taken_is_played() -> None:
     state.apply(int(parse_card("AC")))  # seat 1 leads the card it took
     view = state.view(0)
     assert announced(view, 1, EXCHANGE).text(EN, 0) == "seat 1 exchanges 9♣ for the turn-up"
-    assert announced(view, 1, EXCHANGE).text(TR, 0) == "oyuncu 1, 9♣ ile açık kozu değiştiriyor"
+    assert announced(view, 1, EXCHANGE).text(TR, 0) == "oyuncu 1, 9♣ ile açık kozu değiştirdi"
 
 
 @pytest.mark.parametrize("width", [66, 70, 75])
