@@ -10,6 +10,7 @@ import click
 from sixtysix.cli.common import bounded, registry, reports_errors
 from sixtysix.cli.errors import InputError
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.cli.screen_options import screen_options
 from sixtysix.core.records import MAX_SEATS
 from sixtysix.i18n import translator
 from sixtysix.table.defaults import DEFAULT_RECONNECT_TIME, DEFAULT_SERVER, SERVER_ENV
@@ -42,6 +43,7 @@ EXIT_NO_TABLE = 1
     help="Seconds to keep trying when the connection drops (the server keeps a seat as long).",
 )
 @lang_option()
+@screen_options()
 @reports_errors
 def join(
     url: str | None,
@@ -50,6 +52,8 @@ def join(
     seat: int | None,
     reconnect_time: int,
     lang: str | None,
+    pause: bool | None,
+    auto_last: bool,
 ) -> None:
     """Take a seat at a table of the server at URL and play it, with the screen of play.
 
@@ -97,7 +101,14 @@ def join(
     else:
         screen = ConsoleScreen(console, tr, guard=editor.output)
         reader, prompt = editor, editor.prompt
-    table = RemoteTable(tr, screen, registry(), prompt)
+    table = RemoteTable(
+        tr,
+        screen,
+        registry(),
+        prompt,
+        pause=editor is not None if pause is None else pause,
+        auto_last=auto_last,
+    )
     request = SeatRequest(url, name, table_id, seat, tr.lang, reconnect_time=float(reconnect_time))
     try:
         result = sit(request, table, reader)

@@ -12,6 +12,7 @@ from sixtysix.cli.common import SEED, bounded, option_assignments, registry, rep
 from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.cli.screen_options import screen_options
 from sixtysix.core.errors import UnknownBotError, shown
 from sixtysix.core.options import parse_assignments
 from sixtysix.core.records import MAX_SEATS
@@ -57,6 +58,7 @@ from sixtysix.service.timer import DEFAULT_MOVE_TIME, MAX_MOVE_TIME, MIN_MOVE_TI
     help="Continue an interrupted test game from its record file.",
 )
 @deadline_options()
+@screen_options()
 @reports_errors
 def play(
     variant: str | None,
@@ -72,6 +74,8 @@ def play(
     resume: Path | None,
     start_timeout: float,
     move_timeout: float,
+    pause: bool | None,
+    auto_last: bool,
 ) -> None:
     """Play VARIANT in the terminal: you take one seat, computer players the others, for a
     whole match (to the target, or as the rules' match option says).
@@ -226,6 +230,8 @@ def play(
         autosave=autosave,
         standings=Standings(warn=lambda line: screen.say(line, "bold red")) if rated else None,
         resume=None if resumed is None else resumed.replay,
+        pause=sys.stdin.isatty() if pause is None else pause,
+        auto_last=auto_last,
     )
     with players_closed():
         result = session.run()

@@ -253,6 +253,8 @@ class _Seat:
                         tokens.save(self.request.url, self.request.name, message["token"])
                     welcomed.set()
                 table.on_message(message)
+                while table.outbox:
+                    await send_text(ws, encode(table.outbox.pop(0)))
                 self._schedule_waiting()
                 if table.done:
                     return SeatResult("left" if table.has_left else "over")

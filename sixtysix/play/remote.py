@@ -75,8 +75,21 @@ class RemoteTable(ChatSide):
         prompt: Callable[[str], None],
         *,
         clock: Clock = time.monotonic,
+        pause: bool = False,
+        auto_last: bool = False,
     ) -> None:
         self.tr = tr
+        #: Hold the end of a deal on the screen until the person presses Enter; the next
+        #: deal's messages wait meanwhile (``_held``), and the server is told ``ready``.
+        self.pause = pause
+        self._held: list[Message] | None = None
+        #: The person's last card plays itself (it is the one legal move).
+        self.auto_last = auto_last
+        #: The server takes ``ready`` (its welcome says so).
+        self.server_ready = False
+        #: Messages for the server that no typed line asked for (the network loop sends them
+        #: after each message from the server): ``ready``, a last card played by itself.
+        self.outbox: list[Message] = []
         self.screen = screen
         self.registry = registry
         self.prompt = prompt
@@ -129,6 +142,11 @@ class RemoteTable(ChatSide):
         handler = getattr(self, "_on_" + message["type"], None)
         if handler is None or not self.chat_shown(message):
             return
+        if self._held is not None and message["type"] != "chat":
+            if message["type"] not in ("match_over", "error", "left", "standings"):
+                self._held.append(message)  # the next deal waits for the person
+                return
+            self.outbox += self._release()
         quiet = message["type"] == "timer"
         if self._prompted and not quiet:
             self.prompt("\n")
@@ -142,6 +160,7 @@ class RemoteTable(ChatSide):
         self.table_seated = True
         self.table, self.me, self.name = m["table"], m["seat"], m["name"]
         self.rated, self.move_time = m["rated"], m["move_time"]
+        self.server_ready = m["ready"]
         self.on_leave = m["on_leave"]
         self._set_players(m["players"])
         if m["reconnected"]:
@@ -230,6 +249,9 @@ class RemoteTable(ChatSide):
         self.my_turn = True
         self.timer = None  # a rated table's timer message follows the decision
         self._waiting_shown = None
+        if self.auto_last and len(view.hand) == 1 and len(view.legal_actions) == 1:
+            self.outbox += self._send_action(int(view.legal_actions[0])).send  # plays itself
+            return
         self.screen.show(draw_view(view, self._info(), self.tr))
         self.screen.show(render_choices(view, self.tr))
         self.ask()
@@ -263,6 +285,8 @@ class RemoteTable(ChatSide):
         assert self.variant is not None
         shown = render_outcome(outcome, view, self.totals, tr, self.variant, headline, masks)
         self.screen.show(shown)
+        if self.pause:
+            self._held = []
 
     def _on_match_over(self, m: Message) -> None:
         for s in m["winners"]:
@@ -392,7 +416,9 @@ class RemoteTable(ChatSide):
     def ask(self) -> None:
         """Prompt for the person's move, or the answer to the question asked (at a rated
         table, below a line for the countdown)."""
-        if self._question is not None:
+        if self._held is not None:
+            prompt = self.tr._("Enter: the next deal") + " > "
+        elif self._question is not None:
             prompt = question(self.tr, self._question[0])
         else:
             prompt = self.tr._("Your move") + " > "
@@ -403,6 +429,8 @@ class RemoteTable(ChatSide):
         """What one line typed by the person asks for."""
         self._prompted = False  # the line's end moved the cursor below the prompt
         tr = self.tr
+        if self._held is not None:  # any line: the person has read the deal's end
+            return Reply(send=self._release())
         if self._question is not None:
             _, yes, no = self._question
             self._question = None
@@ -544,8 +572,16 @@ class RemoteTable(ChatSide):
 
     def _again(self) -> None:
         """Prompt again when a line is wanted: the person's move, or an answer."""
-        if self.my_turn or self._question is not None:
+        if self.my_turn or self._question is not None or self._held is not None:
             self.ask()
+
+    def _release(self) -> list[Message]:
+        """End the pause at a deal's end: the messages held are shown, and the server (if it
+        takes it) is told the person is ready."""
+        held, self._held = self._held or [], None
+        for message in held:
+            self.on_message(message)
+        return [{"type": "ready"}] if self.server_ready else []
 
     def show_hint(self, values: Sequence[tuple[int, float]] | None) -> None:
         """The expert's values of each move (None: the analysis is not installed here)."""

@@ -120,8 +120,15 @@ class Session(MatchFacts):
         autosave: AutoSave | None = None,
         standings: Standings | None = None,
         resume: Replay | None = None,
+        pause: bool = False,
+        auto_last: bool = False,
     ) -> None:
         self.setup = setup
+        #: Wait at each deal's end until the person is ready (a screen, where it would scroll
+        #: away); the move timer is not running meanwhile.
+        self.pause = pause
+        #: The person's last card plays itself (it is the one legal move).
+        self.auto_last = auto_last
         self.variant = setup.variant
         self.me = setup.seat
         self.tr = tr
@@ -186,6 +193,7 @@ class Session(MatchFacts):
                 if self.match.over:
                     return self._finish_match(self.match.winners)
                 self._save()
+                self._wait_for_the_person(state.view(self.me))
         except _Leave as leave:
             return self._leave(leave.ending, leave.interrupted)
         except KeyboardInterrupt:  # Ctrl-C while a computer player thinks
@@ -280,10 +288,19 @@ class Session(MatchFacts):
 
     # ----------------------------------------------------------------- the person
 
+    def _wait_for_the_person(self, view: View) -> None:
+        """Hold the end of a deal on the screen until the person presses Enter (no timer runs:
+        the Portal's end-of-deal window)."""
+        if self.pause:
+            self._timer = None
+            self._read(self.tr._("Enter: the next deal") + " > ", view)
+
     def _human_turn(self, state: DealState) -> int | None:
         """The person's legal action, or None after an undo."""
         tr = self.tr
         view = state.view(self.me)
+        if self.auto_last and len(view.hand) == 1 and len(view.legal_actions) == 1:
+            return int(view.legal_actions[0])  # the last card, played by itself
         order = hand_order(view)
         self.screen.show(render_view(view, self._info(), tr))
         self.screen.show(render_choices(view, tr))

@@ -328,6 +328,7 @@ OPTIONAL: dict[str, dict[str, tuple[Check, Any]]] = {
     "welcome": {
         "chat": (optional(boolean), None),
         "on_leave": (optional(one_of(*ON_LEAVE)), None),
+        "ready": (optional(boolean), False),
     },
     "chat": {"text": (optional(chat_string), None), "phrase": (optional(phrase_id), None)},
 }

@@ -870,6 +870,8 @@ class TableServer:
                         bucket.refund()  # a move the table took: the game paces those
                     elif request.kind == "undo":
                         out = table.undo(seat)
+                    elif request.kind == "ready":
+                        out = table.mark_ready(seat)
                     else:
                         out = table.leave(seat, "quit")
                 except WireError as exc:

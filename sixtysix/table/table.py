@@ -122,6 +122,8 @@ class Table(MatchFacts):
         self.match = MatchState(self.variant, self.seed)
         self.finished = False
         self.move_deadline: float | None = None
+        #: The seats whose people have read the last deal's end (a restored table: all).
+        self.ready: set[int] = set(range(n))
         self.drops: dict[int, float] = {}
         self.finished_at: float | None = None
         #: When the match ended, as wall-clock seconds (kept in the file: a restarted server
@@ -472,6 +474,8 @@ class Table(MatchFacts):
     def _deal(self) -> Out:
         number = self.match.dealt
         state = self.match.next_deal()
+        # After a deal's end each person reads it first (``ready``); the first deal has none.
+        self.ready = set(range(self.variant.seats)) if number == 0 else set()
         out: Out = []
         views = {s: state.view(s) for s in self.humans()}
         for s, view in views.items():
@@ -533,15 +537,36 @@ class Table(MatchFacts):
         if self.bots[seat] is not None or self.left[seat]:
             return []
         timed = self.config.rated and self.config.move_time is not None
+        window = 0 if seat in self.ready else wire.END_OF_DEAL_WINDOW
         if timed:
             assert self.config.move_time is not None
-            self.move_deadline = self.clock() + self.config.move_time
+            self.move_deadline = self.clock() + self.config.move_time + window
         view = views[seat] if views and seat in views else state.view(seat)
         out: Out = [(seat, messages.decide_message(view, self._deadline_ms()))]
         if timed:
             assert self.config.move_time is not None
-            out += self._to_humans(wire.timer(seat, self.config.move_time))
+            out += self._to_humans(wire.timer(seat, self.config.move_time + window))
         return out
+
+    def mark_ready(self, seat: int) -> Out:
+        """The person of ``seat`` has read the deal's end: if it is to move and was given the
+        end-of-deal window, its move time runs from now (the window and the move's time at the
+        most, as without ``ready``)."""
+        if seat in self.ready:
+            return []
+        self.ready.add(seat)
+        state, move_time = self.state, self.config.move_time
+        if (
+            self.config.rated
+            and move_time is not None
+            and self.move_deadline is not None
+            and state is not None
+            and not state.is_over
+            and state.to_act == seat
+        ):
+            self.move_deadline = self.clock() + move_time
+            return self._to_humans(wire.timer(seat, move_time))
+        return []
 
     def _deadline_ms(self) -> int:
         if self.move_deadline is None:

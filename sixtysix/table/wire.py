@@ -321,11 +321,11 @@ def check_seated(message: Mapping[str, Any]) -> Seated:
         if not isinstance(text, str) or len(text) > MAX_ACTION:
             raise _bad(f"an action must be a string of at most {MAX_ACTION} characters")
         return Seated("action", text)
-    if kind in ("undo", "leave"):
+    if kind in ("undo", "leave", "ready"):
         return Seated(str(kind))
     if kind == "chat":
         return check_chat(message)
-    raise _bad(f"a seated client sends action, undo, leave or chat, not {str(kind)[:40]!r}")
+    raise _bad(f"a seated client sends action, undo, leave, ready or chat, not {str(kind)[:40]!r}")
 
 
 def chat_text(text: str) -> str:
@@ -398,6 +398,11 @@ NO_UNDO_NOTHING = "nothing to take back in this deal"
 NO_UNDO_UNSEEN = "that move cannot be taken back without giving away unseen cards"
 
 
+#: Seconds a person has to read a deal's end before a rated table's timer of the next deal
+#: runs without the person's ``ready`` (the Portal's end-of-deal window).
+END_OF_DEAL_WINDOW = 60
+
+
 def welcome(
     table: str,
     seat: int,
@@ -410,6 +415,8 @@ def welcome(
     chat: bool = True,
     on_leave: str = "end",
 ) -> Message:
+    """The seat taken; ``ready``: the server takes a client's ``ready`` (the end of a deal
+    read, the next deal's timer may start)."""
     return {
         "type": "welcome",
         "table": table,
@@ -422,6 +429,7 @@ def welcome(
         "reconnected": reconnected,
         "chat": chat,
         "on_leave": on_leave,
+        "ready": True,
     }
 
 

@@ -45,6 +45,8 @@ def make_session(
     standings: Standings | None = None,
     resume: object = None,
     vs: str = "random",
+    pause: bool = False,
+    auto_last: bool = False,
 ) -> Session:
     specs = ["" if s == seat else vs for s in range(variant.seats)]
     master = Seed(seed)
@@ -70,4 +72,6 @@ def make_session(
         autosave=autosave,
         standings=standings,
         resume=resume,  # type: ignore[arg-type]
+        pause=pause,
+        auto_last=auto_last,
     )

@@ -43,6 +43,8 @@ class Game:
     raw: list[str] = field(default_factory=list)
     #: The last screen that drew the table (a refusal re-prompts without it).
     table: str = ""
+    #: The ends of deals the game waited at.
+    pauses: int = 0
 
     @property
     def tr(self) -> Translator:
@@ -56,12 +58,22 @@ class Game:
     def text(self) -> str:
         return "".join(self.shown)
 
+    @property
+    def pause(self) -> str:
+        return self.tr._("Enter: the next deal") + " > "
+
     def screen(self) -> str | None:
-        """What was shown up to the next prompt (None: the program ended)."""
-        index = self.child.expect_exact([self.prompt, pexpect.EOF])
-        self.raw.append(self.child.before)
-        out = ANSI.sub("", self.child.before).replace("\r", "")
-        self.shown.append(out)
+        """What was shown up to the next prompt (None: the program ended); at the end of a
+        deal the game waits for Enter, pressed here."""
+        while True:
+            index = self.child.expect_exact([self.prompt, self.pause, pexpect.EOF])
+            self.raw.append(self.child.before)
+            out = ANSI.sub("", self.child.before).replace("\r", "")
+            self.shown.append(out)
+            if index != 1:
+                break
+            self.pauses += 1
+            self.send("")
         if self.tr._("Your hand") + ":" in out:
             self.table = out
         return out if index == 0 else None
@@ -236,6 +248,8 @@ def test_a_whole_match_shows_the_facts_the_sides_and_why(
     why = tr._("Why {points}: {because}.").split("{points}")[0]
     assert why in text  # 4: each deal says why
     assert " ".join(tr._("The match, deal by deal").split()) in flat  # 10: the summary
+    deals = flat.count(" ".join(tr._("Deal over: {reason}").split("{reason}")[0].split()))
+    assert game.pauses == deals - 1  # each deal's end held until Enter, but the last
     if variant in ("66-3", "66-4"):
         assert tr._("side") in text  # 3: the sides' pooled points
         assert tr._("Sides") in text or tr._("Partner") in text

@@ -325,3 +325,53 @@ def test_leaving_a_running_test_table_says_what_happens_to_the_match(
     t.decide(to_seat_0())
     t.remote.on_line("quit")
     assert "Leaving is for good: the others are told. " + said in t.screen.text
+
+
+def _finished_deal() -> DealState:
+    s = state()
+    while not s.is_over:
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def test_the_end_of_a_deal_waits_for_enter_then_the_table_goes_on() -> None:
+    t = Table()
+    t.remote.pause = True
+    t.feed({**welcome(), "ready": True})
+    s = _finished_deal()
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    assert s.outcome is not None
+    t.feed(messages.result_message(1, s.outcome, [[], []]))
+    assert t.prompts[-1] == "Enter: the next deal > "
+    t.feed(messages.deal_message(2, 0))  # the next deal waits...
+    t.feed({"type": "chat", "seat": 1, "name": "mehmet", "phrase": "good_game"})
+    assert "Deal 2" not in t.screen.text and "mehmet (seat 1)" in t.screen.text  # ...chat not
+    reply = t.remote.on_line("")
+    assert reply.send == [{"type": "ready"}]  # the server times the next move from now
+    assert "Deal 2, dealer: you." in t.screen.text
+
+
+def test_an_older_server_is_not_sent_ready() -> None:
+    t = Table()
+    t.remote.pause = True
+    s = _finished_deal()
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    assert s.outcome is not None
+    t.feed(messages.result_message(1, s.outcome, [[], []]))
+    assert t.remote.on_line("").send == []
+
+
+def test_a_last_card_plays_itself_when_asked_to() -> None:
+    t = Table()
+    t.remote.auto_last = True
+    for seed in range(100):  # a deal played out to its last trick, seat 0 to play
+        s = state(seed)
+        while not s.is_over and not (s.to_act == 0 and len(s.view(0).hand) == 1):
+            s.apply(min(s.legal_actions()))  # a card first: nobody closes or announces
+        if not s.is_over:
+            break
+    prompts = len(t.prompts)
+    t.decide(s)
+    (card,) = s.legal_actions()
+    assert t.remote.outbox == [{"type": "action", "action": ACTION_NAMES[card]}]
+    assert len(t.prompts) == prompts  # nobody was asked

@@ -371,3 +371,41 @@ def test_of_two_writes_of_a_table_file_the_newer_stays(tmp_path: Path) -> None:
     store.write("t1", "old", version=1)
     assert store.path("t1").read_text() == "new"
     assert [p.name for p in store.tables.iterdir()] == ["t1.json"]  # no temporary left
+
+
+def _to_the_next_deal(table: Table, out: Out) -> Out:
+    """Play the first legal move of every decision until the next deal's first decision."""
+    dealt = len(table.record.deals)
+    while len(table.record.deals) == dealt:
+        seat = table.to_act()
+        assert seat is not None
+        decide = next(m for s, m in reversed(out) if s == seat and m["type"] == "decide")
+        out = table.act(seat, decide["legal"][0])
+    return out
+
+
+def test_the_end_of_a_deal_is_read_before_a_rated_timer_runs() -> None:
+    """The Portal's end-of-deal window: the next deal's first decision of a person is timed
+    from the person's ``ready`` (or after the window), never while the result is read."""
+    clock = Clock()
+    window = wire.END_OF_DEAL_WINDOW
+    table = make(
+        ("human", "human"), "66", clock=clock, rated=True, move_time=30, options={"target": 7}
+    )  # one deal never ends the match
+    out = seat_all(table)
+    first = table.to_act()
+    assert first is not None and (0, wire.timer(first, 30)) in out  # the first deal: no window
+    out = _to_the_next_deal(table, out)
+    seat = table.to_act()
+    assert seat is not None and (0, wire.timer(seat, 30 + window)) in out
+    clock.now += 30 + window - 1  # reading the result: not timed out
+    assert table.expire() == []
+    assert table.mark_ready(1 - seat) == []  # the other person: nothing to time
+    told = table.mark_ready(seat)
+    assert (0, wire.timer(seat, 30)) in told and (1, wire.timer(seat, 30)) in told
+    assert table.mark_ready(seat) == []  # once
+    clock.now += 29
+    assert table.expire() == []
+    clock.now += 1
+    left = [m for _, m in table.expire() if m["type"] == "left"]
+    assert left and (left[0]["seat"], left[0]["reason"]) == (seat, "timeout")
