@@ -29,6 +29,8 @@ from typing import IO, Any
 from rich.cells import cell_len
 from rich.console import Console
 
+from sixtysix.play.terminal import prompt_lines
+
 ERASE_LINE = "\r\x1b[2K"
 UP = "\x1b[1A"
 #: Bytes read at a time: a paste arrives in one read or a few.
@@ -51,6 +53,8 @@ class LineEditor:
         self.buffer = ""
         #: The prompt's text (shown or not), and whether a line for the countdown is above it.
         self.prompt_text = ""
+        #: A prompt too long for a line: its lines above the last (each ending in a break).
+        self.above = ""
         self.countdown_line = False
         #: The prompt (with the typing) is the last thing on the screen.
         self.shown = False
@@ -91,7 +95,8 @@ class LineEditor:
             return
         countdown = text.startswith("\n")
         self._wipe()
-        self.prompt_text, self.countdown_line = text.lstrip("\n"), countdown
+        self.above, self.prompt_text = prompt_lines(text.lstrip("\n"), self.width())
+        self.countdown_line = countdown
         self._draw()
 
     @contextlib.contextmanager
@@ -104,7 +109,7 @@ class LineEditor:
             yield
         finally:
             if not was and self.buffer:
-                self.prompt_text, self.countdown_line = "", False
+                self.above, self.prompt_text, self.countdown_line = "", "", False
             if was or self.buffer:
                 self._draw()
 
@@ -116,7 +121,7 @@ class LineEditor:
     def _wipe(self) -> None:
         if not self.shown:
             return
-        rows = self._rows() + (1 if self.countdown_line else 0)
+        rows = self._rows() + (1 if self.countdown_line else 0) + self.above.count("\n")
         self.out.write(ERASE_LINE + (UP + ERASE_LINE) * (rows - 1))
         self.out.flush()
         self.shown = False
@@ -124,7 +129,8 @@ class LineEditor:
     def _draw(self) -> None:
         if self.shown:
             return
-        self.out.write(("\n" if self.countdown_line else "") + self.prompt_text + self.buffer)
+        countdown = "\n" if self.countdown_line else ""
+        self.out.write(self.above + countdown + self.prompt_text + self.buffer)
         self.out.flush()
         self.shown = True
 
@@ -172,7 +178,7 @@ class LineEditor:
 
     def _type(self, char: str) -> None:
         if not self.shown:  # typed ahead of any prompt: the typing alone is shown
-            self.prompt_text, self.countdown_line = "", False
+            self.above, self.prompt_text, self.countdown_line = "", "", False
             self.out.write(self.buffer)
             self.shown = True
         self.buffer += char
@@ -186,7 +192,7 @@ class LineEditor:
         line, self.buffer = self.buffer, ""
         if self.shown:
             self.out.write("\n")
-        self.shown, self.prompt_text, self.countdown_line = False, "", False
+        self.shown, self.above, self.prompt_text, self.countdown_line = False, "", "", False
         self._put(line)
 
     def _put(self, item: str | None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -38,10 +39,12 @@ def narrate(
 _STYLES = {"trick": "cyan", "strict": "yellow"}
 
 
-def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> Table:
+def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> RenderableType:
     """The expert's expected game points of each move, best first, each move also written as
-    the person types it in their language (``evlilik kupa``, ``marry H``)."""
-    table = Table(title=tr._("Expected game points of each move"), box=None)
+    the person types it in their language (``evlilik kupa``, ``marry H``); the title is a line
+    of its own (a table's title wraps to the table's width)."""
+    title = Text(tr._("Expected game points of each move"), style="italic")
+    table = Table(box=None)
     table.add_column(tr._("move"))
     table.add_column(tr._("notation"))
     table.add_column(tr._("value"), justify="right")
@@ -52,7 +55,7 @@ def hint_table(tr: Translator, values: Sequence[tuple[int, float]]) -> Table:
             f"{value:+.2f}",
             style="bold green" if i == 0 else None,
         )
-    return table
+    return Group(title, table)
 
 
 def introduce(

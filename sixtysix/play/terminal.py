@@ -9,7 +9,9 @@ the warning, as a line. While a computer player thinks, a spinner says who (on a
 from __future__ import annotations
 
 import select
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TextIO
@@ -50,7 +52,10 @@ class ConsoleScreen:
 
     def command(self, text: str) -> None:
         with self.guard():
-            self.console.print(text, style="bold", soft_wrap=True, highlight=False, markup=False)
+            for line in command_lines(text, self.console.width):
+                self.console.print(
+                    line, style="bold", soft_wrap=True, highlight=False, markup=False
+                )
 
     def thinking(self, seat: int) -> AbstractContextManager[object]:
         """A spinner naming the seat while a computer player chooses (on a terminal only:
@@ -80,6 +85,38 @@ class ConsoleScreen:
             self.console.print("⏱ " + text, style="bold red", highlight=False, markup=False)
 
 
+def command_lines(text: str, width: int) -> list[str]:
+    """A shell command laid out for ``width`` columns with the shell's line continuation
+    (``\\`` ending a line), so that it pastes as one command: broken between words (`` \\``),
+    and a word longer than a line (a path) inside the word (the shell joins it again)."""
+    if len(text) <= width:
+        return [text]
+    room = max(10, width - 2)
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) <= room:
+            line += " " + word
+            continue
+        if line:
+            lines.append(line + " \\")
+        while len(word) > room:
+            lines.append(word[:room] + "\\")
+            word = word[room:]
+        line = word
+    return [*lines, line]
+
+
+def prompt_lines(prompt: str, width: int) -> tuple[str, str]:
+    """A prompt too long for one line, broken between words: (the lines above, ending in a
+    line break, or ""; the last line, where the typing goes)."""
+    if len(prompt) < width:
+        return "", prompt
+    lines = textwrap.wrap(prompt, max(10, width - 1), drop_whitespace=True)
+    tail = " " if prompt.endswith(" ") else ""
+    return "".join(line + "\n" for line in lines[:-1]), lines[-1] + tail
+
+
 class TerminalInput:
     """Reads lines from standard input; with a move timer, waits in short polls."""
 
@@ -97,10 +134,9 @@ class TerminalInput:
             raise
 
     def _read(self, prompt: str, tick: Callable[[], bool] | None) -> str | None:
-        if tick is not None:
-            # A line for the countdown to live on, then the prompt below it.
-            self.out.write("\n")
-        self.out.write(prompt)
+        above, last = prompt_lines(prompt, shutil.get_terminal_size().columns)
+        # With a timer, a line for the countdown to live on right above the prompt's last line.
+        self.out.write(above + ("\n" if tick is not None else "") + last)
         self.out.flush()
         if self._polls(tick):
             while True:
