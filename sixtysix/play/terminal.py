@@ -9,6 +9,7 @@ the warning, as a line. While a computer player thinks, a spinner says who (on a
 from __future__ import annotations
 
 import select
+import shlex
 import shutil
 import sys
 import textwrap
@@ -87,24 +88,43 @@ class ConsoleScreen:
 
 def command_lines(text: str, width: int) -> list[str]:
     """A shell command laid out for ``width`` columns with the shell's line continuation
-    (``\\`` ending a line), so that it pastes as one command: broken between words (`` \\``),
-    and a word longer than a line (a path) inside the word (the shell joins it again)."""
+    (``\\`` ending a line), so that it pastes as one command: broken between words, and a
+    word longer than a line (a path) inside the word, which the shell joins again."""
     if len(text) <= width:
+        return [text]
+    try:
+        words = [shlex.quote(word) for word in shlex.split(text)]
+    except ValueError:  # not a command the shell would read: as it is
         return [text]
     room = max(10, width - 2)
     lines: list[str] = []
     line = ""
-    for word in text.split(" "):
+    for word in words:
         if line and len(line) + 1 + len(word) <= room:
             line += " " + word
             continue
         if line:
             lines.append(line + " \\")
-        while len(word) > room:
-            lines.append(word[:room] + "\\")
-            word = word[room:]
-        line = word
+        *broken, line = _broken(word, room)
+        lines += broken
     return [*lines, line]
+
+
+def _broken(word: str, room: int) -> list[str]:
+    """A word of a shell command in lines of ``room`` columns that the shell joins again: a
+    plain word cut anywhere, a quoted one ('...') as quoted pieces side by side (the shell
+    joins 'ab''cd'); one with a quote inside stays whole."""
+    if len(word) <= room:
+        return [word]
+    if word[0] not in "'\"":
+        pieces = [word[i : i + room] for i in range(0, len(word), room)]
+        return [piece + "\\" for piece in pieces[:-1]] + pieces[-1:]
+    inner = word[1:-1]
+    if word[0] != "'" or word[-1] != "'" or "'" in inner:
+        return [word]
+    size = max(1, room - 2)
+    pieces = [f"'{inner[i : i + size]}'" for i in range(0, len(inner), size)]
+    return [piece + "\\" for piece in pieces[:-1]] + pieces[-1:]
 
 
 def prompt_lines(prompt: str, width: int) -> tuple[str, str]:
