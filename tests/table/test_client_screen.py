@@ -5,6 +5,7 @@ connection, and after the server restarts the prompt is on the screen once."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from tests.table.server_helpers import free_port  # noqa: E402
 from tests.table.test_client_pty import _env, sixtysix  # noqa: E402
 
 TIMEOUT = 30
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|[78])")
 ROWS = 40
 PROMPT = {"en": "Your move > ", "tr": "Hamlen > "}
 LOST = {"en": "lost the connection", "tr": "bağlantısını yitirdi"}
@@ -75,6 +77,7 @@ class Person:
         env["COLUMNS"] = str(width)
         self.screen = pyte.Screen(width, ROWS)
         self.stream = pyte.ByteStream(self.screen)
+        self.transcript = ""
         self.child = pexpect.spawn(
             sys.executable,
             [*("-m", "sixtysix", "join", url, "--table", table), *("--name", name, "--lang", lang)],
@@ -86,9 +89,20 @@ class Person:
     def pump(self) -> None:
         try:
             while True:
-                self.stream.feed(self.child.read_nonblocking(65536, timeout=0.05))
+                chunk = self.child.read_nonblocking(65536, timeout=0.05)
+                self.stream.feed(chunk)
+                self.transcript += chunk.decode("utf-8", "replace")
         except (pexpect.TIMEOUT, pexpect.EOF):
             pass
+
+    def said(self, text: str) -> None:
+        """Wait until ``text`` was written, even if it has scrolled off the screen since."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            self.pump()
+            if text in " ".join(ANSI.sub("", self.transcript).split()):
+                return
+        raise AssertionError(f"{text!r} never said; the screen:\n" + "\n".join(self.rows()))
 
     def rows(self) -> list[str]:
         shown = [line.rstrip() for line in self.screen.display]
@@ -176,22 +190,26 @@ def test_news_mid_move_keeps_the_typing_and_the_countdown_keeps_its_line(
 
 
 @pytest.mark.usefixtures("sigint_as_at_a_terminal")
-def test_after_a_restart_the_prompt_is_on_the_screen_once(server: Server, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("lang", "width"), [("en", 60), ("tr", 45)])
+def test_after_a_restart_both_are_back_and_the_prompt_is_on_the_screen_once(
+    server: Server, tmp_path: Path, lang: str, width: int
+) -> None:
     table = rated_table(server.url, tmp_path)
-    ayse, mehmet, _ = both_seated(server.url, table, "en", 60, tmp_path)
+    ayse, mehmet, _ = both_seated(server.url, table, lang, width, tmp_path)
+    back = {"en": "Back at table", "tr": "numaralı yere döndün"}
+    lost = {"en": "reconnecting", "tr": "yeniden bağlanılıyor"}
     try:
         ayse.child.send("q")
         server.stop()
-        ayse.until(lambda rows: any("reconnecting" in r for r in rows), "the drop")
+        ayse.until(lambda rows: any(lost[lang] in r for r in rows), "the drop")
+        mehmet.until(lambda rows: any("reconnecting" in r for r in rows), "his drop")
         server.start()
         started = time.monotonic()
-        rows = ayse.until(
-            lambda rows: rows[-1] == "Your move > q" and any("Back at table" in r for r in rows),
-            "back at the table",
-        )
+        ayse.said(back[lang])
+        mehmet.said("Back at table")
         assert time.monotonic() - started < 5  # a second or two after the server listens
-        after = rows[[i for i, r in enumerate(rows) if "Back at table" in r][-1] :]
-        assert sum(r.startswith("Your move >") for r in after) == 1, after
+        rows = ayse.until(lambda rows: rows[-1] == PROMPT[lang] + "q", "the typing kept")
+        assert sum(r.startswith(PROMPT[lang].strip()) for r in rows) == 1, rows
     finally:
         ayse.close()
         mehmet.close()
