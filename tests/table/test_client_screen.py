@@ -237,3 +237,40 @@ def test_leaving_before_the_match_starts_is_leaving_not_an_error(
     assert not any("Error" in r or "Hata" in r for r in ayse.rows())
     listed = sixtysix(["tables", "--server", server.url], tmp_path)
     assert "(free)" in listed.stdout  # the seat is free again
+
+
+def shared_test_table(url: str, data: Path) -> str:
+    done = sixtysix(["table", "new", "66", "--seats", "human,human", "--server", url], data)
+    assert done.returncode == 0, done.stderr
+    command = done.stdout.splitlines()[-1].split()
+    return command[command.index("--table") + 1]
+
+
+SAID = {
+    "en": ("undo", "another person or a program", "quit", "The match ends for everyone", "n"),
+    "tr": ("geri", "başka bir kişi ya da program", "çık", "Maç masadaki herkes için", "h"),
+}
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("width", [45, 60, 120])
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_what_a_refusal_and_leaving_cost_is_said(
+    server: Server, tmp_path: Path, lang: str, width: int
+) -> None:
+    """At a shared test table a take-back is refused with its reason, and leaving says the
+    match ends for everyone (issue 40's point 9), whole at any width."""
+    undo, why, quit_word, ends, no = SAID[lang]
+    table = shared_test_table(server.url, tmp_path)
+    ayse, mehmet, _ = both_seated(server.url, table, lang, width, tmp_path)
+    try:
+        ayse.child.send(undo + "\r")  # another person sits here: the server says why not
+        ayse.said(why)
+        ayse.child.send(quit_word + "\r")
+        ayse.said(ends)
+        rows = ayse.until(lambda rows: rows[-1].endswith(")"), "the question")
+        assert all(len(r) <= width for r in rows)
+        ayse.child.send(no + "\r")
+    finally:
+        ayse.close()
+        mehmet.close()
