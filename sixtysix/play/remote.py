@@ -28,7 +28,7 @@ from sixtysix.core.errors import SixtySixError
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.i18n import Translator
+from sixtysix.i18n import N_, Translator
 from sixtysix.play import remote_texts as texts
 from sixtysix.play.moves_help import help_text, show_rules
 from sixtysix.play.narration import hint_table, introduce, narrate
@@ -61,6 +61,21 @@ class Reply:
     hint: View | None = None
     #: The person asked to leave the table (``leave`` is in ``send``).
     leave: bool = False
+
+
+#: What the person is told for each reason a table refuses ``undo`` (``no_undo``).
+NO_UNDO_SAID = {
+    wire.NO_UNDO_RATED: N_("No take-backs in rated games."),
+    wire.NO_UNDO_SHARED: N_(
+        "No take-back here: another person or a program at the table has seen your move"
+        " (take-backs are for one person with the server's bots)."
+    ),
+    wire.NO_UNDO_NOTHING: N_("Nothing to take back in this deal yet."),
+    wire.NO_UNDO_UNSEEN: N_(
+        "That move cannot be taken back: dealing the unseen cards afresh would contradict what"
+        " you have seen."
+    ),
+}
 
 
 class RemoteTable(ChatSide):
@@ -524,22 +539,10 @@ class RemoteTable(ChatSide):
 
     def _no_undo(self, reason: str) -> str:
         """Why the table took nothing back, in the person's words."""
-        tr = self.tr
-        if reason == wire.NO_UNDO_RATED:
-            return tr._("No take-backs in rated games.")
-        if reason == wire.NO_UNDO_SHARED:
-            return tr._(
-                "No take-back here: another person or a program at the table has seen your move"
-                " (take-backs are for one person with the server's bots)."
-            )
-        if reason == wire.NO_UNDO_NOTHING:
-            return tr._("Nothing to take back in this deal yet.")
-        if reason == wire.NO_UNDO_UNSEEN:
-            return tr._(
-                "That move cannot be taken back: dealing the unseen cards afresh would contradict"
-                " what you have seen."
-            )
-        return tr._("The server takes nothing back now: {reason}").format(reason=reason)
+        said = NO_UNDO_SAID.get(reason)
+        if said is None:  # a newer server's reason: as it said it
+            return self.tr._("The server takes nothing back now: {reason}").format(reason=reason)
+        return self.tr._(said)
 
     def _quit(self) -> Reply:
         """Say once what leaving costs, then ask (y/n), as ``sixtysix play`` does."""

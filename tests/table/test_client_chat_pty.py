@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.table.server_helpers import free_port  # noqa: E402
+from tests.table import serve_process  # noqa: E402
 from tests.table.test_client_pty import TIMEOUT, _env, sixtysix  # noqa: E402
 
 #: Rich's styles between the characters of a line on the terminal.
@@ -31,25 +30,8 @@ def shown(text: str) -> str:
 @contextlib.contextmanager
 def serving(tmp_path: Path, *options: str) -> Iterator[str]:
     """``sixtysix serve`` on a free loopback port, as a process of its own: its URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--lang", "en"),
-            *("--data", str(tmp_path / "server"), "--reconnect-time", "60", *options),
-        ],
-        env=_env(tmp_path / "server-home"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "Serving tables on" in line, line
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(TIMEOUT)
+    with serve_process.serving(tmp_path / "server", tmp_path / "server-home", *options) as url:
+        yield url
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.table.server_helpers import free_port  # noqa: E402
+from tests.table.serve_process import serving  # noqa: E402
 
 TIMEOUT = 30
 
@@ -38,25 +38,8 @@ def _env(data: Path) -> dict[str, str]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A table server on a free loopback port, as a process of its own."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--lang", "en"),
-            *("--data", str(tmp_path / "server"), "--reconnect-time", "60"),
-        ],
-        env=_env(tmp_path / "server-home"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "Serving tables on" in line, line
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(TIMEOUT)
+    with serving(tmp_path / "server", tmp_path / "server-home") as url:
+        yield url
 
 
 def sixtysix(args: list[str], data: Path) -> subprocess.CompletedProcess[str]:

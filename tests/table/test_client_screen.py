@@ -6,7 +6,6 @@ connection, and after the server restarts the prompt is on the screen once."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -17,7 +16,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 pyte = pytest.importorskip("pyte")
 
-from tests.table.server_helpers import free_port  # noqa: E402
+from tests.table.serve_process import ServeProcess  # noqa: E402
 from tests.table.test_client_pty import _env, sixtysix  # noqa: E402
 
 TIMEOUT = 30
@@ -28,35 +27,11 @@ LOST = {"en": "lost the connection", "tr": "bağlantısını yitirdi"}
 WAITING = {"en": "Waiting for players", "tr": "Oyuncular bekleniyor"}
 
 
-class Server:
+class Server(ServeProcess):
     """``sixtysix serve`` on a loopback port, started (and started again) with its data."""
 
     def __init__(self, data: Path) -> None:
-        self.data = data
-        self.port = free_port()
-        self.url = f"ws://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "sixtysix", "serve", "--port", str(self.port)),
-                *("--lang", "en", "--data", str(self.data / "server"), "--reconnect-time", "60"),
-            ],
-            env=_env(self.data / "server-home"),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        assert "Serving tables on" in line, line
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(TIMEOUT)
-            self.proc = None
+        super().__init__(data / "server", data / "server-home")
 
 
 @pytest.fixture

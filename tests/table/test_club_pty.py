@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,8 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from tests.table.server_helpers import create, free_port  # noqa: E402
+from tests.table.serve_process import serving  # noqa: E402
+from tests.table.server_helpers import create  # noqa: E402
 from tests.table.test_server_standings import LEVEL, fill  # noqa: E402
 
 TIMEOUT = 30
@@ -46,25 +46,8 @@ def _env(data: Path, columns: int = 100, lang: str = "C.UTF-8") -> dict[str, str
 
 def serve(data: Path, home: Path) -> Iterator[str]:
     """``sixtysix serve`` on a free loopback port, as a process of its own."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "sixtysix", "serve", "--port", str(port), "--lang", "en"),
-            *("--data", str(data), "--reconnect-time", "60"),
-        ],
-        env=_env(home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert "Serving tables on" in line, line
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(TIMEOUT)
+    with serving(data, home) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
