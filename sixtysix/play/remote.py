@@ -445,7 +445,11 @@ class RemoteTable(ChatSide):
         self._prompted = False  # the line's end moved the cursor below the prompt
         tr = self.tr
         if self._held is not None:  # any line: the person has read the deal's end
-            return Reply(send=self._release())
+            ready = self._release()
+            if not line.strip():
+                return Reply(send=ready)
+            reply = self.on_line(line)  # and a command too (quit, say ...)
+            return Reply(send=ready + reply.send, hint=reply.hint, leave=reply.leave)
         if self._question is not None:
             _, yes, no = self._question
             self._question = None

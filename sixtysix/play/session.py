@@ -45,7 +45,7 @@ from sixtysix.service.confirm import concede_question, leave_question, leaving_w
 from sixtysix.service.confirm import question as ask
 from sixtysix.service.explain import why_illegal
 from sixtysix.service.facts import TableInfo, hand_order, points_shown
-from sixtysix.service.input import Command, InputProblem, Kind, is_yes, parse_input
+from sixtysix.service.input import Command, InputProblem, Kind, control_word, is_yes, parse_input
 from sixtysix.service.review import call_analyser, load_analyser
 from sixtysix.service.standings import Standings, leaving_score, match_score
 from sixtysix.service.terms import action_text, fault_kind, seat_name
@@ -290,10 +290,27 @@ class Session(MatchFacts):
 
     def _wait_for_the_person(self, view: View) -> None:
         """Hold the end of a deal on the screen until the person presses Enter (no timer runs:
-        the Portal's end-of-deal window)."""
-        if self.pause:
-            self._timer = None
-            self._read(self.tr._("Enter: the next deal") + " > ", view)
+        the Portal's end-of-deal window); ``quit`` there leaves, as at a move."""
+        self._timer = None
+        while self.pause:
+            line = self._read(self.tr._("Enter: the next deal") + " > ", view)
+            if line is None or control_word(line) is not Kind.QUIT:
+                return
+            self._quit(view)
+
+    def _quit(self, view: View) -> None:
+        """Ask once before leaving (what it costs, at a rated game); leave on yes (raises)."""
+        tr = self.tr
+        if not self.setup.rated:
+            question = tr._("Stop here? The game is saved and can be resumed")
+            if self._confirm(question, view):
+                raise _Leave(Ending.SAVED)
+        else:
+            warning = leaving_warning(tr, self.totals, self.completed, self.me)
+            self.screen.say(warning, "yellow")
+            if self._confirm(leave_question(tr), view):
+                raise _Leave(Ending.LEFT)
+        self.screen.say(tr._("Playing on."), "dim")
 
     def _human_turn(self, state: DealState) -> int | None:
         """The person's legal action, or None after an undo."""
@@ -381,17 +398,7 @@ class Session(MatchFacts):
             self._rules()
             return _AGAIN
         if kind is Kind.QUIT:
-            if not self.setup.rated:
-                question = tr._("Stop here? The game is saved and can be resumed")
-                if self._confirm(question, view):
-                    raise _Leave(Ending.SAVED)
-                self.screen.say(tr._("Playing on."), "dim")
-                return _AGAIN
-            warning = leaving_warning(tr, self.totals, self.completed, self.me)
-            self.screen.say(warning, "yellow")
-            if self._confirm(leave_question(tr), view):
-                raise _Leave(Ending.LEFT)
-            self.screen.say(tr._("Playing on."), "dim")
+            self._quit(view)
             return _AGAIN
         assert command.action is not None
         action = command.action

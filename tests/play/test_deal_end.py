@@ -60,3 +60,20 @@ def test_the_last_card_plays_itself() -> None:
     assert any(cards == 1 for _, cards in asked.prompts)  # the last card was asked for
     assert all(cards != 1 for _, cards in told.prompts)  # and here it was not
     assert auto.totals == plain.totals  # the same game: the one legal card either way
+
+
+def test_quit_at_the_end_of_a_deal_leaves_as_at_a_move() -> None:
+    class Quitter(Person):
+        def read(self, prompt: str, view: View, tick: Callable[[], bool] | None) -> str | None:
+            if prompt == PAUSE:
+                self.prompts.append((prompt, len(view.hand)))
+                return "quit"
+            if prompt.startswith("Stop here?"):
+                return "y"
+            return super().read(prompt, view, tick)
+
+    person = Quitter()
+    screen = RecordingScreen()
+    result = session_of(make_variant("66", target=3), person, screen, pause=True).run()
+    assert [p for p, _ in person.prompts].count(PAUSE) == 1
+    assert result.deals_completed == 1 and result.ending.value == "saved"

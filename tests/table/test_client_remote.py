@@ -375,3 +375,16 @@ def test_a_last_card_plays_itself_when_asked_to() -> None:
     (card,) = s.legal_actions()
     assert t.remote.outbox == [{"type": "action", "action": ACTION_NAMES[card]}]
     assert len(t.prompts) == prompts  # nobody was asked
+
+
+def test_quit_typed_at_the_end_of_a_deal_is_a_quit_too() -> None:
+    t = Table()
+    t.remote.pause = True
+    t.feed({**welcome(), "ready": True})
+    s = _finished_deal()
+    t.feed({"type": "update", "view": messages.encode_view(s.view(0))})
+    assert s.outcome is not None
+    t.feed(messages.result_message(1, s.outcome, [[], []]))
+    reply = t.remote.on_line("quit")
+    assert reply.send == [{"type": "ready"}]
+    assert t.prompts[-1] == "Leave the table? (y/n) "
