@@ -860,6 +860,12 @@ class TableServer:
             if request.kind == "chat":
                 self._chat(client, table, seat, request, bucket)
                 continue
+            if request.kind == "ready":  # changes no saved state: no lock, no file written
+                told = table.mark_ready(seat)
+                if told:
+                    self._deliver(table, told)
+                    self.wakers[table.id].set()  # the move's deadline moved
+                continue
             async with self.locks[table.id]:
                 if table.id in self.paused:  # its last change is not saved: it must not change
                     client.send(wire.error("paused", wire.PAUSED_SAVE))
@@ -870,8 +876,6 @@ class TableServer:
                         bucket.refund()  # a move the table took: the game paces those
                     elif request.kind == "undo":
                         out = table.undo(seat)
-                    elif request.kind == "ready":
-                        out = table.mark_ready(seat)
                     else:
                         out = table.leave(seat, "quit")
                 except WireError as exc:
