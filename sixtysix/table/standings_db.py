@@ -179,7 +179,10 @@ class ServerStandings(Standings):
         )
 
     def _connect(self) -> sqlite3.Connection:
+        """A connection in write-ahead mode: a reader (anyone's ``standings`` request) never
+        holds up the write of a table's result, which the table's next save waits for."""
         conn = super()._connect()
+        conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(_INDEX)
         return conn
 
