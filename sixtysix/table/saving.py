@@ -9,9 +9,8 @@ file (``unrecorded``) until it can (:class:`Results`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict, cast
 
 from sixtysix.table.seats import Out
 
@@ -36,8 +35,22 @@ class Pause:
     over: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-#: The fields of one standings result, as a table gives it and a table file keeps it.
-RESULT_FIELDS = ("name", "variant", "level", "seats", "seat", "ending", "score", "deals", "totals")
+class Result(TypedDict):
+    """One person's rated result, as a table gives it, its file keeps it and the standings
+    database takes it (:meth:`~sixtysix.table.standings_db.ServerStandings.add`)."""
+
+    name: str
+    variant: str
+    level: str
+    seats: int
+    seat: int
+    ending: str
+    score: int | None
+    deals: int
+    totals: list[int]
+
+
+RESULT_FIELDS = tuple(Result.__annotations__)
 
 
 class Results:
@@ -45,38 +58,15 @@ class Results:
     as it changes, its next commit writes them (in a thread, before anyone is told), and one
     the database cannot take yet (a full disk) stays, kept in the table's file, until it can."""
 
-    def __init__(self, rows: list[dict[str, Any]] | None = None) -> None:
-        self.rows: list[dict[str, Any]] = rows or []
+    def __init__(self, rows: list[Result] | None = None) -> None:
+        self.rows: list[Result] = rows or []
         #: A failure to write them has been reported (one line until they are written).
         self.failing = False
         #: A task tries them again (a finished table has no next commit).
         self.retrying = False
 
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None:
-        self.rows.append(
-            {
-                "name": name,
-                "variant": variant,
-                "level": level,
-                "seats": seats,
-                "seat": seat,
-                "ending": ending,
-                "score": score,
-                "deals": deals,
-                "totals": list(totals),
-            }
-        )
+    def add(self, result: Result) -> None:
+        self.rows.append(result)
 
 
 def os_reason(exc: OSError) -> str:
@@ -84,10 +74,10 @@ def os_reason(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def kept_results(value: object) -> list[dict[str, Any]]:
+def kept_results(value: object) -> list[Result]:
     """The standings results a table file kept (``unrecorded``), each checked to be one a
     table gives; anything else in the list is left out."""
-    rows: list[dict[str, Any]] = []
+    rows: list[Result] = []
     if not isinstance(value, list):
         return rows
     for row in value:
@@ -103,5 +93,5 @@ def kept_results(value: object) -> list[dict[str, Any]]:
             and isinstance(totals, list)
             and all(type(t) is int for t in totals)
         ):
-            rows.append({key: row[key] for key in RESULT_FIELDS})
+            rows.append(cast(Result, {key: row[key] for key in RESULT_FIELDS}))
     return rows

@@ -12,9 +12,8 @@ tables, so each table starts programs of its own (:func:`own_program`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from sixtysix.bots.base import Bot, parse_bot_spec
 from sixtysix.bots.external import Deadlines, ExecBot, exec_bot_class
@@ -30,23 +29,6 @@ from sixtysix.service.players import build_bots, resolve
 Out = list[tuple[int, Message]]
 #: The bot that plays a leaver's seat on to the end with ``on_leave="bot"``.
 STAND_IN = "@hard"
-
-
-class StandingsBook(Protocol):
-    """Where results go (:class:`sixtysix.table.standings_db.ServerStandings`)."""
-
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None: ...
 
 
 #: Bot parameters any client may give a seat; every other parameter (a budget) is the

@@ -42,7 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -70,9 +70,9 @@ from sixtysix.table.seats import SeatRefused, check_client_seat, program_name
 from sixtysix.table.settings import (
     Settings,
 )
-from sixtysix.table.standings_db import Club, StandingsError
+from sixtysix.table.standings_db import Club, ServerStandings, StandingsError
 from sixtysix.table.store import Store, table_from_file
-from sixtysix.table.table import Config, Out, StandingsBook, Table
+from sixtysix.table.table import Config, Out, Table
 from sixtysix.table.wire import WireError
 
 log = logging.getLogger("sixtysix.server")
@@ -110,15 +110,6 @@ class NameBook(Protocol):
     def exists(self, name: str) -> bool: ...
 
 
-@runtime_checkable
-class ClubBook(Protocol):
-    """The standings a ``standings`` request reads (:class:`ServerStandings`)."""
-
-    def club(
-        self, variant: str | None, level: str | None, name: str | None, limit: int
-    ) -> Club: ...
-
-
 class TableServer:
     """Every table of one server, its connections and its files."""
 
@@ -127,7 +118,7 @@ class TableServer:
         data: Path,
         registry: Registry,
         names: NameBook,
-        standings: StandingsBook | None = None,
+        standings: ServerStandings | None = None,
         *,
         reconnect_time: float = 180.0,
         clock: Callable[[], float] = time.monotonic,
@@ -650,7 +641,7 @@ class TableServer:
             with contextlib.suppress(SixtySixError):
                 query = replace(query, variant=self.registry.variant(query.variant).name)
         book = self.standings
-        if not isinstance(book, ClubBook):
+        if book is None:
             club = Club(
                 [], 0, None if query.name is None else [], None if query.name is None else 0
             )

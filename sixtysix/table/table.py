@@ -56,11 +56,11 @@ from sixtysix.service.standings import leaving_score, match_score
 from sixtysix.service.undo import last_action, take_back
 from sixtysix.table import wire
 from sixtysix.table.names import name_key
+from sixtysix.table.saving import Result, Results
 from sixtysix.table.seats import (
     Config,
     Out,
     SeatRefused,
-    StandingsBook,
     own_program,
     seat_bots,
     seat_kind,
@@ -68,7 +68,7 @@ from sixtysix.table.seats import (
 )
 from sixtysix.table.wire import WireError
 
-__all__ = ["Config", "Out", "StandingsBook", "Table"]
+__all__ = ["Config", "Out", "Table"]
 
 
 class Table(MatchFacts):
@@ -79,7 +79,7 @@ class Table(MatchFacts):
         config: Config,
         registry: Registry,
         *,
-        standings: StandingsBook | None = None,
+        standings: Results | None = None,
         clock: Callable[[], float] = time.monotonic,
         reconnect_time: float = 180.0,
         deadlines: Deadlines | None = None,
@@ -577,15 +577,17 @@ class Table(MatchFacts):
         if self.standings is None:
             return
         self.standings.add(
-            name=self.names[seat] or "",
-            variant=self.variant.name,
-            level=self.level(seat),
-            seats=self.n,
-            seat=seat,
-            ending=ending,
-            score=score,
-            deals=self.completed,
-            totals=list(self.totals),
+            Result(
+                name=self.names[seat] or "",
+                variant=self.variant.name,
+                level=self.level(seat),
+                seats=self.n,
+                seat=seat,
+                ending=ending,
+                score=score,
+                deals=self.completed,
+                totals=list(self.totals),
+            )
         )
 
     def _seats(self) -> Out:

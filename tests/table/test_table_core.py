@@ -15,6 +15,7 @@ from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
+from sixtysix.table.saving import Results
 from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, Table
 from sixtysix.table.wire import WireError
@@ -28,39 +29,11 @@ class Clock:
         return self.now
 
 
-class Book:
-    def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
-
-    def add(
-        self,
-        name: str,
-        variant: str,
-        level: str,
-        seats: int,
-        seat: int,
-        ending: str,
-        score: int | None,
-        deals: int,
-        totals: Sequence[int],
-    ) -> None:
-        self.rows.append(
-            {
-                "name": name,
-                "level": level,
-                "seat": seat,
-                "ending": ending,
-                "score": score,
-                "deals": deals,
-            }
-        )
-
-
 def make(
     seats: Sequence[str] = ("human",) * 4,
     variant: str = "66-4",
     clock: Clock | None = None,
-    book: Book | None = None,
+    book: Results | None = None,
     **config: Any,
 ) -> Table:
     config.setdefault("seed", None if config.get("rated") else 11)
@@ -191,7 +164,7 @@ def test_each_seat_is_told_its_own_view_and_nothing_else() -> None:
 
 
 def test_leaving_a_rated_match_scores_the_leaver_and_ends_it() -> None:
-    book = Book()
+    book = Results()
     clock = Clock()
     table = make(rated=True, move_time=30, clock=clock, book=book)
     seat_all(table)
@@ -203,17 +176,20 @@ def test_leaving_a_rated_match_scores_the_leaver_and_ends_it() -> None:
     assert book.rows == [
         {
             "name": "p2",
+            "variant": "sixtysix-4",
             "level": "human,human,human",
+            "seats": 4,
             "seat": 2,
             "ending": "left",
             "score": -1,
             "deals": 0,
+            "totals": [0, 0, 0, 0],
         }
     ]
 
 
 def test_with_on_leave_bot_a_stand_in_plays_on() -> None:
-    book = Book()
+    book = Results()
     table = make(
         seats=("human", "human"),
         variant="66",
