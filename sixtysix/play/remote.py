@@ -40,7 +40,7 @@ from sixtysix.service.confirm import concede_question, leave_question, leaving_w
 from sixtysix.service.explain import why_illegal
 from sixtysix.service.facts import TableInfo, hand_order, points_shown
 from sixtysix.service.input import InputProblem, Kind, control_word, is_yes, parse_input
-from sixtysix.service.narration import announcement
+from sixtysix.service.narration import announcement, deal_heading
 from sixtysix.service.terms import action_text, seat_name, word
 from sixtysix.service.timer import Clock, MoveTimer
 from sixtysix.table import wire
@@ -219,13 +219,9 @@ class RemoteTable(ChatSide):
         self._event = None
         self.my_turn = False
         self._waiting_shown = None
-        if self.deals is None:
-            line = self.tr._("Deal {number}, dealer: {dealer}.")
-        else:
-            line = self.tr._("Deal {number} of {deals}, dealer: {dealer}.")
-        dealer = self._who(m["dealer"])
+        heading = deal_heading(m["number"], self.deals, self._who(m["dealer"]))
         self.screen.say("")
-        self.screen.say(line.format(number=m["number"], deals=self.deals, dealer=dealer), "bold")
+        self.screen.say(heading.text(self.tr, self.me), "bold")
 
     def _on_event(self, m: Message) -> None:
         seat = self._seat_check(m["seat"])

@@ -46,6 +46,7 @@ from sixtysix.service.confirm import question as ask
 from sixtysix.service.explain import why_illegal
 from sixtysix.service.facts import TableInfo, hand_order, points_shown
 from sixtysix.service.input import Command, InputProblem, Kind, control_word, is_yes, parse_input
+from sixtysix.service.narration import Seat, deal_heading
 from sixtysix.service.review import call_analyser, load_analyser
 from sixtysix.service.standings import Standings, leaving_score, match_score
 from sixtysix.service.terms import action_text, fault_kind, seat_name
@@ -204,12 +205,8 @@ class Session(MatchFacts):
         state = self.match.next_deal()
         self.screen.say("")
         deals = self.variant.match_format.deals
-        if deals is None:
-            line = self.tr._("Deal {number}, dealer: {dealer}.")
-        else:
-            line = self.tr._("Deal {number} of {deals}, dealer: {dealer}.")
-        dealer = seat_name(self.tr, state.dealer, self.me)
-        self.screen.say(line.format(number=number + 1, deals=deals, dealer=dealer), "bold")
+        heading = deal_heading(number + 1, deals, Seat(state.dealer))
+        self.screen.say(heading.text(self.tr, self.me), "bold")
         return state
 
     def _save(self) -> None:

@@ -183,6 +183,16 @@ def announced(view: View, seat: int, action: int) -> Phrase:
     return announcement(seat, me, action, view.trump if MARRY <= action < MARRY + 4 else None)
 
 
+def deal_heading(number: int, deals: int | None, dealer: Field) -> Phrase:
+    """The line that opens deal ``number`` (of ``deals`` in a match of a fixed length)."""
+    if deals is None:
+        return Phrase(
+            N_("Deal {number}, dealer: {dealer}."), (("number", number), ("dealer", dealer))
+        )
+    key = N_("Deal {number} of {deals}, dealer: {dealer}.")
+    return Phrase(key, (("number", number), ("deals", deals), ("dealer", dealer)))
+
+
 def strict_phrase(after: View) -> Phrase:
     """The talon is closed or used up: strict play from now on."""
     why = N_("The talon is closed") if after.closed_by is not None else N_("The talon is used up")
