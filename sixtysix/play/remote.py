@@ -41,6 +41,7 @@ from sixtysix.service.explain import why_illegal
 from sixtysix.service.facts import TableInfo, hand_order, points_shown
 from sixtysix.service.input import InputProblem, Kind, control_word, is_yes, parse_input
 from sixtysix.service.narration import announcement, deal_heading
+from sixtysix.service.scoring_words import marriage_headline
 from sixtysix.service.terms import action_text, seat_name, word
 from sixtysix.service.timer import Clock, MoveTimer
 from sixtysix.table import wire
@@ -49,7 +50,7 @@ from sixtysix.table.wire import CHAT_ERRORS, HARD_ERRORS, PAUSED_SAVE
 from sixtysix.text.public import render_first_tricks
 from sixtysix.text.render import render_choices
 from sixtysix.text.render import render_view as draw_view
-from sixtysix.text.render_outcome import marriage_headline, render_outcome
+from sixtysix.text.render_outcome import render_outcome
 
 
 @dataclass

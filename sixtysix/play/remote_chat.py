@@ -19,23 +19,13 @@ import unicodedata
 
 from rich.text import Text
 
-from sixtysix.i18n import N_, Translator
+from sixtysix.i18n import Translator
 from sixtysix.play.screen import Screen
 from sixtysix.protocol.messages import Message
 from sixtysix.service.terms import seat_name
 from sixtysix.table.incoming import ServerProtocolError
+from sixtysix.table.phrases import PHRASES
 from sixtysix.table.wire import MAX_CHAT, chat_text
-
-#: Each quick phrase (its id of :data:`sixtysix.table.wire.CHAT_PHRASES`) as the reader's
-#: screen words it.
-PHRASES: dict[str, str] = {
-    "hello": N_("Hello!"),
-    "good_luck": N_("Good luck, have fun!"),
-    "well_played": N_("Well played!"),
-    "good_game": N_("Good game!"),
-    "thanks": N_("Thanks!"),
-    "one_moment": N_("One moment, please."),
-}
 
 #: What sends each quick phrase, per language: the first word is the one the help shows;
 #: every word of every language is read.

@@ -48,6 +48,7 @@ from sixtysix.service.facts import TableInfo, hand_order, points_shown
 from sixtysix.service.input import Command, InputProblem, Kind, control_word, is_yes, parse_input
 from sixtysix.service.narration import Seat, deal_heading
 from sixtysix.service.review import call_analyser, load_analyser
+from sixtysix.service.scoring_words import marriage_headline
 from sixtysix.service.standings import Standings, leaving_score, match_score
 from sixtysix.service.terms import action_text, fault_kind, seat_name
 from sixtysix.service.timer import Clock, MoveTimer
@@ -56,7 +57,6 @@ from sixtysix.text.public import render_first_tricks
 from sixtysix.text.render import render_choices, render_view
 from sixtysix.text.render_outcome import (
     DealSummary,
-    marriage_headline,
     match_deals,
     render_match_summary,
     render_outcome,

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sixtysix.core.actions import MARRY
+from sixtysix.core.cards import marriage_points
 from sixtysix.core.outcome import Outcome, Reason, schneider_scale
+from sixtysix.core.rules import Sides
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
+from sixtysix.service.facts import sides_known
 from sixtysix.service.terms import seat_name
 from sixtysix.variants.common import FamilyOptions
 from sixtysix.variants.sixtysix_4 import SixtySix4Options
@@ -123,3 +127,46 @@ def why_line(outcome: Outcome, view: View, variant: Variant, tr: Translator) -> 
     else:
         because = tr._("nobody scores")
     return tr._("Why {points}: {because}.").format(points=points, because=because)
+
+
+def pooled_points(outcome: Outcome, view: View) -> list[int] | None:
+    """Each seat's side's pooled points at the end of a deal, in a game played by sides."""
+    sides = sides_known(view)
+    if view.rules.sides == Sides.SEATS or sides is None or view.declarer is None:
+        return None
+    n = len(outcome.points)
+    return [sum(outcome.points[t] for t in range(n) if sides[t] == sides[s]) for s in range(n)]
+
+
+def winners_line(outcome: Outcome, view: View, tr: Translator) -> str:
+    """``Won by seat 1 + seat 3 with 70 points together.`` for a deal of sides won by
+    reaching 66, else ""."""
+    pooled = pooled_points(outcome, view)
+    if outcome.reason != Reason.REACHED_66 or pooled is None:
+        return ""
+    me = view.seat
+    winners = [s for s in range(len(outcome.game_points)) if outcome.game_points[s]]
+    if len(winners) == 1:  # a lone declarer or soloist: its own points
+        return tr._("Won by {who} with {points} points.").format(
+            who=seat_name(tr, winners[0], me), points=pooled[winners[0]]
+        )
+    if winners:
+        return tr._("Won by {who} with {points} points together.").format(
+            who=" + ".join(seat_name(tr, s, me) for s in winners), points=pooled[winners[0]]
+        )
+    return ""
+
+
+def marriage_headline(
+    tr: Translator, history: Sequence[tuple[int, int]], outcome: Outcome, trump: int | None, me: int
+) -> str:
+    """``"40 more is enough!" 66 with the marriage: seat 1.`` when the deal ended on a scoring
+    marriage (the last action), else ""."""
+    if not history:
+        return ""
+    seat, last = history[-1]
+    if not (MARRY <= last < MARRY + 4 and outcome.game_points[seat]):
+        return ""
+    points = marriage_points(last - MARRY, -1 if trump is None else trump)
+    line = tr._('"{points} more is enough!" 66 with the marriage: {who}.')
+    return line.format(points=points, who=seat_name(tr, seat, me))

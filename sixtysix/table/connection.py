@@ -10,13 +10,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from sixtysix.protocol.messages import Message
 from sixtysix.table import wire
+from sixtysix.table.browser import BrowserSeat
 from sixtysix.table.sending import send_text
+
+log = logging.getLogger("sixtysix.server")
 
 #: Bytes of a close frame's reason.
 MAX_REASON = 123
@@ -30,6 +34,10 @@ class Client:
     def __init__(self, ws: ServerConnection) -> None:
         self.ws = ws
         self.closing = False
+        #: A browser page's seat: it follows every message and is sent ``board`` after each.
+        self.browser: BrowserSeat | None = None
+        #: A hint being computed for this connection (one at a time).
+        self.hinting = False
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write())
 
@@ -42,8 +50,25 @@ class Client:
             return
         self.queue.put_nowait(text)
 
-    def send(self, message: Message) -> None:
-        self.put(wire.encode(message))
+    def send(self, message: Message, text: str | None = None) -> None:
+        """Queue ``message`` (``text``: already encoded), and follow it for a page."""
+        self.put(wire.encode(message) if text is None else text)
+        if self.browser is not None:
+            try:
+                self.browser.take(message)
+            except Exception:  # a bug in drawing: that page's board only, never the table
+                log.exception("a page's board could not follow %s", message.get("type"))
+
+    def show(self) -> None:
+        """Send a page its ``board`` for what it has been sent."""
+        if self.browser is None or self.closing:
+            return
+        try:
+            board = self.browser.board()
+        except Exception:  # a bug in drawing: that page's board only, never the table
+            log.exception("a page's board could not be drawn")
+            return
+        self.put(wire.encode(board))
 
     async def _write(self) -> None:
         while True:

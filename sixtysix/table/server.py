@@ -47,15 +47,19 @@ from typing import Any, Protocol
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from sixtysix.bots.external import ExecBot, check_exec
 from sixtysix.core.errors import SixtySixError
 from sixtysix.i18n import Translator
 from sixtysix.plugins.manager import Registry
 from sixtysix.protocol.messages import Message
+from sixtysix.service.review import call_analyser, load_analyser
 from sixtysix.table import wire
+from sixtysix.table.browser import BrowserSeat, hint_board
 from sixtysix.table.connection import Client, is_local, peer_address
 from sixtysix.table.names import NamesError, name_key
+from sixtysix.table.page_setup import setup
 from sixtysix.table.pool import IDLE, WATCHED, BotPool
 from sixtysix.table.saving import (
     PAUSE_JOIN_WAIT,
@@ -73,8 +77,11 @@ from sixtysix.table.settings import (
 from sixtysix.table.standings_db import Club, ServerStandings, StandingsError
 from sixtysix.table.store import Store, table_from_file
 from sixtysix.table.table import Config, Out, Table
+from sixtysix.table.web import Policy, Site
 from sixtysix.table.wire import WireError
 
+#: Messages that change nothing a page draws: no ``board`` follows them.
+QUIET = ("chat", "error", "hints")
 log = logging.getLogger("sixtysix.server")
 
 #: Seconds a peer has to answer a close before the connection is dropped (a client still
@@ -482,6 +489,7 @@ class TableServer:
     def _deliver(self, table: Table, out: Out) -> None:
         clients = self.clients[table.id]
         encoded: dict[int, str] = {}
+        pages: dict[int, Client] = {}
         for seat, message in out:
             client = clients.get(seat)
             if client is None:
@@ -489,7 +497,11 @@ class TableServer:
             text = encoded.get(id(message))
             if text is None:
                 text = encoded[id(message)] = wire.encode(message)
-            client.put(text)
+            client.send(message, text)
+            if client.browser is not None and message.get("type") not in QUIET:
+                pages[seat] = client
+        for client in pages.values():
+            client.show()
 
     async def _advance(self, table: Table) -> None:
         """Let the bots to act take their turns (the table's lock held): each thinks in the
@@ -773,6 +785,14 @@ class TableServer:
                     raise WireError("name_taken", str(exc)) from None
             old = self.clients[table.id].get(seat)
             self.clients[table.id][seat] = client
+            if request.screen:
+                client.browser = BrowserSeat(
+                    Translator(request.lang),
+                    self.registry,
+                    totals=table.totals,
+                    sheet=table.sheet(),
+                    undo=table.undo_open(seat),
+                )
             if old is not None:
                 self._spawn(old.flush_and_close(wire.CLOSE_NORMAL, "replaced by a new connection"))
             client.send(
@@ -794,6 +814,7 @@ class TableServer:
             if was_started or not table.started:
                 for message in table.screen(seat):
                     client.send(message)
+            client.show()
             await self._commit(table, out)
             await self._advance(table)
         self.say(
@@ -850,6 +871,9 @@ class TableServer:
                 return
             if request.kind == "chat":
                 self._chat(client, table, seat, request, bucket)
+                continue
+            if request.kind == "hint":
+                self._hint(client, table, seat)
                 continue
             if request.kind == "ready":  # changes no saved state: no lock, no file written
                 told = table.mark_ready(seat)
@@ -916,6 +940,41 @@ class TableServer:
         bucket.refund()  # a chat its own limit let through: no step towards flooding
         self._deliver(table, table.chat(seat, request.text, request.phrase))
 
+    def _hint(self, client: Client, table: Table, seat: int) -> None:
+        """The expert's value of each of ``seat``'s moves, from its own view, for a page at a
+        test table (a terminal computes its hints itself); one at a time per connection, in
+        the bots' pool, behind the bots of tables people watch."""
+        state = table.state
+        if (
+            table.config.rated
+            or client.hinting
+            or state is None
+            or state.is_over
+            or state.to_act != seat
+            or table.left[seat]
+        ):
+            client.send(wire.error("no_hint", "hints are for test tables, at your own move"))
+            return
+        analyser = load_analyser()
+        if analyser is None:
+            client.send(wire.error("no_hint", "this server has no analyser installed"))
+            return
+        view = state.view(seat)
+        client.hinting = True
+
+        def think() -> list[tuple[int, float]]:
+            return call_analyser(analyser, view, None, table.variant)
+
+        async def answer() -> None:
+            try:
+                values = await self.bots.run(think, IDLE)
+            finally:
+                client.hinting = False
+            if client.browser is not None:
+                client.send(hint_board(client.browser.tr, values))
+
+        self._spawn(answer())
+
     # ------------------------------------------------------------------ running
 
     async def save_all(self) -> list[str]:
@@ -947,22 +1006,24 @@ class TableServer:
         done = await asyncio.gather(*(save(t) for t in list(self.tables.values())))
         return [table_id for table_id in done if table_id is not None]
 
-    def origins(self) -> list[str | None]:
-        """The Origin headers a handshake may carry: none (a program, not a browser page)
-        and the operator's allowed origins."""
-        return [None, *self.settings.origins]
-
     def start(
         self, host: str, port: int, ssl_context: ssl.SSLContext | None = None
     ) -> Awaitable[WsServer]:
         """Listen on ``host:port`` (the awaitable's result is the websockets server); the
         expiry of open tables starts with it."""
         self._spawn(self._sweep())
+        policy = Policy(self.settings.origins, host, ssl_context is not None)
+        self.site = Site(policy, lambda lang: setup(lang, self.registry))
+
+        def answer(connection: ServerConnection, request: Request) -> Response | None:
+            return self.site.answer(request)
+
         return serve(
             self.handle,
             host,
             port,
-            origins=self.origins(),  # type: ignore[arg-type]
+            origins=None,  # the Origin is checked with the Host (web.Policy), in answer()
+            process_request=answer,
             max_size=wire.MAX_MESSAGE,
             compression=None,
             ssl=ssl_context,

@@ -438,6 +438,24 @@ class Table(MatchFacts):
         for player in self.programs:
             player.close()
 
+    def undo_open(self, seat: int) -> bool:
+        """Whether ``seat`` may take moves back here: a person alone at a test table with the
+        server's own bots (no other person, no program has seen a move)."""
+        return (
+            not self.config.rated
+            and self.humans() == [seat]
+            and not any(isinstance(b, ExecBot) for b in self.bots)
+        )
+
+    def sheet(self) -> list[tuple[int, int, str, tuple[int, ...]]]:
+        """The match's finished deals: number, dealer, reason, game points (public facts)."""
+        return [
+            (number, deal.setup.dealer, str(outcome.reason), tuple(outcome.game_points))
+            for number, (deal, outcome) in enumerate(
+                zip(self.record.deals, self.match.outcomes, strict=False), 1
+            )
+        ]
+
     def undo(self, seat: int) -> Out:
         """Take back ``seat``'s last action of the deal (and the bots' replies) on a deal whose
         unseen cards are dealt afresh (:func:`sixtysix.service.undo.take_back`), as ``play``
@@ -445,7 +463,7 @@ class Table(MatchFacts):
         sits: a fresh deal would change what they have seen."""
         if self.config.rated:
             raise WireError("no_undo", wire.NO_UNDO_RATED)
-        if self.humans() != [seat] or any(isinstance(b, ExecBot) for b in self.bots):
+        if not self.undo_open(seat):
             raise WireError("no_undo", wire.NO_UNDO_SHARED)
         state = self.state
         if self.finished or state is None:

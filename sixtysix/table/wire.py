@@ -41,7 +41,15 @@ CLOSE_AGAIN = 1013
 #: Refusals of a chat message (chat is off, too fast, not a text to show): the connection stays.
 CHAT_ERRORS = ("chat_off", "chat_rate", "bad_chat", "chat_phrases")
 #: Refusals that leave the connection open.
-SOFT_ERRORS = ("not_your_turn", "illegal", "no_undo", "not_started", "paused", *CHAT_ERRORS)
+SOFT_ERRORS = (
+    "not_your_turn",
+    "illegal",
+    "no_undo",
+    "no_hint",
+    "not_started",
+    "paused",
+    *CHAT_ERRORS,
+)
 #: Refusals that end the connection (close 1008).
 HARD_ERRORS = (
     "garbage",
@@ -159,6 +167,9 @@ class Join:
     token: str | None = None
     lang: str = "en"
     seat: int | None = None
+    #: The client draws the server's ``board`` messages (a browser page): the table
+    #: worded in ``lang`` by the server, after the protocol's own messages.
+    screen: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,7 +309,10 @@ def _check_join(message: Mapping[str, Any]) -> Join:
     if lang not in LANGS:
         raise _bad("lang must be en or tr")
     seat = _opt_int(message, "seat")
-    return Join(table, name, token, lang, seat)
+    screen = message.get("screen", False)
+    if not isinstance(screen, bool):
+        raise _bad("screen is true or false")
+    return Join(table, name, token, lang, seat, screen)
 
 
 def _check_standings(message: Mapping[str, Any]) -> StandingsQuery:
@@ -321,11 +335,13 @@ def check_seated(message: Mapping[str, Any]) -> Seated:
         if not isinstance(text, str) or len(text) > MAX_ACTION:
             raise _bad(f"an action must be a string of at most {MAX_ACTION} characters")
         return Seated("action", text)
-    if kind in ("undo", "leave", "ready"):
+    if kind in ("undo", "leave", "ready", "hint"):
         return Seated(str(kind))
     if kind == "chat":
         return check_chat(message)
-    raise _bad(f"a seated client sends action, undo, leave, ready or chat, not {str(kind)[:40]!r}")
+    raise _bad(
+        f"a seated client sends action, undo, leave, ready, hint or chat, not {str(kind)[:40]!r}"
+    )
 
 
 def chat_text(text: str) -> str:

@@ -15,29 +15,20 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from sixtysix.core.actions import MARRY
-from sixtysix.core.cards import marriage_points
 from sixtysix.core.faults import forfeit
-from sixtysix.core.outcome import Outcome, Reason
+from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import DealRecord
-from sixtysix.core.rules import Sides
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.service.facts import sides_known
-from sixtysix.service.scoring_words import why_line
+from sixtysix.service.scoring_words import (
+    pooled_points,
+    why_line,
+    winners_line,
+)
 from sixtysix.service.terms import reason_text, seat_name
 from sixtysix.text.layout import Flow, Responsive, phrase
 from sixtysix.text.public import hands_left, labels
-
-
-def pooled_points(outcome: Outcome, view: View) -> list[int] | None:
-    """Each seat's side's pooled points at the end of a deal, in a game played by sides."""
-    sides = sides_known(view)
-    if view.rules.sides == Sides.SEATS or sides is None or view.declarer is None:
-        return None
-    n = len(outcome.points)
-    return [sum(outcome.points[t] for t in range(n) if sides[t] == sides[s]) for s in range(n)]
 
 
 def render_outcome(
@@ -62,18 +53,9 @@ def render_outcome(
     body: list[RenderableType] = []
     if headline:
         body.append(Flow(phrase(headline, keep, "bold yellow"), gap=" "))
-    if outcome.reason == Reason.REACHED_66 and pooled is not None:
-        winners = [s for s in range(seats) if outcome.game_points[s]]
-        if len(winners) == 1:  # a lone declarer or soloist: its own points
-            text = tr._("Won by {who} with {points} points.").format(
-                who=seat_name(tr, winners[0], me), points=pooled[winners[0]]
-            )
-            body.append(Flow(phrase(text, keep, "bold"), gap=" "))
-        elif winners:
-            text = tr._("Won by {who} with {points} points together.").format(
-                who=" + ".join(seat_name(tr, s, me) for s in winners), points=pooled[winners[0]]
-            )
-            body.append(Flow(phrase(text, keep, "bold"), gap=" "))
+    won = winners_line(outcome, view, tr)
+    if won:
+        body.append(Flow(phrase(won, keep, "bold"), gap=" "))
     body.append(Flow(phrase(why_line(outcome, view, variant, tr), keep, "italic"), gap=" "))
     left = hands_left(hands, me, tr)
     title = tr._("Deal over: {reason}").format(reason=reason_text(tr, outcome.reason))
@@ -186,18 +168,3 @@ def render_match_summary(
 
     legend = tr._("+n: game points won in the deal; =n: the match total after it.")
     return Group(Responsive(wide, compact), Flow(phrase(legend, style="dim"), gap=" "))
-
-
-def marriage_headline(
-    tr: Translator, history: Sequence[tuple[int, int]], outcome: Outcome, trump: int | None, me: int
-) -> str:
-    """``"40 more is enough!" 66 with the marriage: seat 1.`` when the deal ended on a scoring
-    marriage (the last action), else ""."""
-    if not history:
-        return ""
-    seat, last = history[-1]
-    if not (MARRY <= last < MARRY + 4 and outcome.game_points[seat]):
-        return ""
-    points = marriage_points(last - MARRY, -1 if trump is None else trump)
-    line = tr._('"{points} more is enough!" 66 with the marriage: {who}.')
-    return line.format(points=points, who=seat_name(tr, seat, me))

@@ -17,10 +17,9 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.i18n import Translator
-from sixtysix.service.scoring_words import SCALE_THRESHOLD, why_line
+from sixtysix.service.scoring_words import SCALE_THRESHOLD, pooled_points, why_line
 from sixtysix.text.render_outcome import (
     DealSummary,
-    pooled_points,
     render_match_summary,
     render_outcome,
 )

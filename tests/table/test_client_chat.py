@@ -10,11 +10,12 @@ import pytest
 
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.i18n import Translator
-from sixtysix.play.remote_chat import CHAT_WORDS, PHRASE_WORDS, PHRASES, read_chat
+from sixtysix.play.remote_chat import CHAT_WORDS, PHRASE_WORDS, read_chat
 from sixtysix.service.facts import hand_order
 from sixtysix.service.input import InputProblem, parse_input
 from sixtysix.table import wire
 from sixtysix.table.incoming import ServerProtocolError
+from sixtysix.table.phrases import PHRASES
 from tests.table.test_client_remote import Table, to_seat_0, welcome
 
 
