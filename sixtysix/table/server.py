@@ -946,20 +946,24 @@ class TableServer:
         the bots' pool, behind the bots of tables people watch."""
         state = table.state
         if (
-            table.config.rated
+            client.browser is None
+            or table.config.rated
             or client.hinting
             or state is None
             or state.is_over
             or state.to_act != seat
             or table.left[seat]
         ):
-            client.send(wire.error("no_hint", "hints are for test tables, at your own move"))
+            client.send(
+                wire.error("no_hint", "hints are for pages at test tables, at their own move")
+            )
             return
         analyser = load_analyser()
         if analyser is None:
             client.send(wire.error("no_hint", "this server has no analyser installed"))
             return
         view = state.view(seat)
+        browser = client.browser
         client.hinting = True
 
         def think() -> list[tuple[int, float]]:
@@ -970,8 +974,7 @@ class TableServer:
                 values = await self.bots.run(think, IDLE)
             finally:
                 client.hinting = False
-            if client.browser is not None:
-                client.send(hint_board(client.browser.tr, values))
+            client.send(hint_board(browser.tr, values))
 
         self._spawn(answer())
 
