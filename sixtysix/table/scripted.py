@@ -175,6 +175,7 @@ class ScriptedPerson:
         seat: int | None = None,
         compression: str | None = "deflate",
         open_timeout: float = 10.0,
+        screen: bool = False,
     ) -> None:
         if policy not in ("random", "first"):
             raise ValueError(f"policy must be random or first, not {policy!r}")
@@ -187,6 +188,9 @@ class ScriptedPerson:
         self.book = book if book is not None else LatencyBook()
         self.token = token
         self.compression, self.open_timeout = compression, open_timeout
+        #: Join as a browser page: an action has reached this seat when its ``board`` has.
+        self.screen = screen
+        self._drawn: ActionKey | None = None
         #: What happened, for the caller to check.
         self.seat: int | None = None
         self.welcomes: list[Message] = []
@@ -260,6 +264,7 @@ class ScriptedPerson:
             "token": self.token,
             "lang": self.lang,
             "seat": self.want_seat,
+            **({"screen": True} if self.screen else {}),
         }
 
     async def _send(self, message: Mapping[str, Any]) -> None:
@@ -278,6 +283,9 @@ class ScriptedPerson:
         if kind == "update":
             self.updates += 1
             self._updated(message, at)
+        elif kind == "board" and self._drawn is not None:
+            self.book.received(self.table, self._drawn, self.name, at)
+            self._drawn = None
         elif kind == "decide":
             if self._acting is None or self._acting.done():
                 self._acting = asyncio.create_task(self._act(message))
@@ -300,7 +308,10 @@ class ScriptedPerson:
         sent = self._mine.pop(key, None)
         if sent is not None and sent >= self.book.record_from:
             self.own_latency.append(at - sent)
-        self.book.received(self.table, key, self.name, at)
+        if self.screen:
+            self._drawn = key  # reached this page with the board that follows
+        else:
+            self.book.received(self.table, key, self.name, at)
 
     def _choose(self, legal: Sequence[str]) -> str:
         return legal[0] if self.policy == "first" else self.rng.choice(list(legal))
