@@ -140,6 +140,22 @@ WORDS: dict[str, str] = {
     "left_seat": N_("left"),
     "to_act": N_("to move"),
     "you_seat": N_("you"),
+    "not_playable": N_("not playable now"),
+    "move_col": N_("move"),
+    "typed_col": N_("you type"),
+    "value_col": N_("expected game points"),
+    "deals": N_("deals"),
+    "game_points": N_("game points"),
+    "connection_gone": N_("The connection could not be restored."),
+    "closed": N_("The connection is closed."),
+    "not_started": N_("The match has not started yet."),
+    "paused": N_("The table waits: the server cannot save it now. Nothing was done."),
+    "chat_rate": N_("Too many chat messages: wait a moment."),
+    "chat_phrases": N_("At this table only the quick phrases pass."),
+    "bad_chat": N_("That chat message cannot be sent."),
+    "name_taken": N_("That name is taken here: choose another."),
+    "quota": N_("The server allows no more of that now."),
+    "scores_h": N_("Score"),
 }
 
 
