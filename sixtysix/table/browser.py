@@ -77,6 +77,8 @@ class BrowserSeat:
         self.over: Message | None = None
         self.waiting: list[int] = []
         self.timer: Message | None = None
+        #: Timers started so far: a page restarts its countdown when the id changes.
+        self.timers = 0
         self.paused = False
         self.has_left = False
 
@@ -132,7 +134,8 @@ class BrowserSeat:
         self.my_turn = True
 
     def _on_timer(self, m: Message) -> None:
-        self.timer = {"seat": m["seat"], "seconds": m["seconds"]}
+        self.timers += 1
+        self.timer = {"seat": m["seat"], "seconds": m["seconds"], "id": self.timers}
 
     def _on_result(self, m: Message) -> None:
         res = m["result"]
@@ -191,6 +194,7 @@ class BrowserSeat:
                 "who": seat_name(tr, s, me),
                 "name": self._label(s),
                 "me": s == me,
+                "free": s < len(self.players) and not self.players[s],
                 "connected": self.connected[s] if s < len(self.connected) else None,
                 "left": self.left[s] if s < len(self.left) else False,
                 "dealer": self.view is not None and s == self.dealer,
@@ -231,7 +235,12 @@ class BrowserSeat:
         }
         if self.view is not None and self.variant is not None:
             out["board"] = table_board(self.view, self._info(), tr)
-            if self.my_turn and any(a.get("action") == "concede" for a in out["board"]["actions"]):
+            if self.has_left or self.over is not None:  # nothing is played any more
+                out["board"]["my_turn"] = False
+                out["board"]["actions"] = []
+                for card in out["board"]["hand"]:
+                    card["legal"] = False
+            elif self.my_turn and "concede" in {a["action"] for a in out["board"]["actions"]}:
                 points = self.variant.conceded_points(self.view)
                 out["concede"] = concede_question(tr, points, me)
         return out

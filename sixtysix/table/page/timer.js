@@ -10,10 +10,10 @@ export class Countdown {
     this.tick = null;
   }
 
-  /** Follows a board: restarts when a new timer object for my seat arrives. */
+  /** Follows a board: restarts when a timer with a new id (or, after a rejoin, new seconds) arrives. */
   update(board) {
     const timer = board.timer && board.timer.seat === board.seat ? board.timer : null;
-    const key = timer ? JSON.stringify([board.deal, board.log.length, board.log.at(-1)?.text, timer]) : null;
+    const key = timer ? JSON.stringify([board.table, timer.id, timer.seconds]) : null;
     if (key === this.key) return;
     this.key = key;
     this.stop();
