@@ -17,8 +17,8 @@ export function open(id, title, body, buttons, onClose = () => {}) {
     h("div", { className: "buttons" }, buttons),
   );
   dlg.addEventListener("close", () => {
+    dlg.remove(); // first: what onClose opens next must not find this one still here
     onClose(dlg.returnValue);
-    dlg.remove();
   });
   document.body.append(dlg);
   dlg.showModal();

@@ -93,7 +93,10 @@ export class TableView {
     if (m.type === "board") this.draw(m);
     else if (m.type === "chat") this.chat.add(m);
     else if (m.type === "hints") this.showHints(m);
-    else if (m.type === "error" && SOFT.has(m.code)) this.notice(t(m.code) !== m.code ? t(m.code) : t("error", { message: m.message }));
+    else if (m.type === "error" && SOFT.has(m.code)) {
+      this.busy = false; // the move was refused: the person may choose again
+      this.notice(t(m.code) !== m.code ? t(m.code) : t("error", { message: m.message }));
+    }
   }
 
   notice(text) {
@@ -131,6 +134,8 @@ export class TableView {
   draw(b) {
     this.board = b;
     this.busy = false;
+    this.boards = (this.boards || 0) + 1;
+    this.root.dataset.boards = String(this.boards); // tests wait for the next board by it
     const focus = focusKey();
     const bd = b.board;
     this.root.dataset.deal = String(b.deal);
