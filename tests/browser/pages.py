@@ -136,6 +136,23 @@ def check(page_view: Shown, view: View) -> None:
     assert set(page_view.actions) == specials
 
 
+def check_all(people: dict[int, Person], data: Path, table: str, within: float = 10.0) -> None:
+    """Every page shows exactly its own seat's view of the saved record's deal, once the
+    last board has reached it (waited for up to ``within`` seconds)."""
+    state = saved_deal(data, table)
+    for seat, someone in people.items():
+        view = state.view(seat)
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                check(shown(someone.page), view)
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+
 def first_move(page_view: Shown) -> tuple[str, str]:
     """The first playable card's selector, else the first special move's (never a
     concession while something else may be done)."""
@@ -172,9 +189,9 @@ def play_match(
     until: Any = None,
 ) -> int:
     """Play the match by clicks until every page shows it over (or ``until(views)``): each
-    page's first legal move, the end-of-deal window closed with its button. At every own
-    move, the page is compared with the seat's view from the saved record. The number of
-    moves clicked."""
+    page's first legal move, the end-of-deal window closed with its button. Before every
+    move, each page is compared with its own seat's view from the saved record. The number
+    of moves clicked."""
     moves = 0
     deadline = time.monotonic() + within
     acknowledged: dict[int, int] = dict.fromkeys(people, 0)
@@ -193,7 +210,7 @@ def play_match(
                 acted = True
             elif view.my_turn and view.state == "table" and not view.result and not view.over:
                 if check_every_move:
-                    check(view, saved_deal(server.data, table).view(seat))
+                    check_all(people, server.data, table)
                 click_move(page, view)
                 next_board(page, view.boards)
                 moves += 1

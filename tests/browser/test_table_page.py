@@ -1,5 +1,6 @@
-"""People at the browser page play whole matches of every variant by clicks, against each
-other and against bots; every page shows exactly its seat's view at every one of its moves;
+"""People at the browser page play whole matches of every variant by clicks, two or four of
+them, against each other and against bots; before every move every page shows exactly its
+seat's view of the saved record;
 a page closed and opened again, and a server killed and started again, draw the table as it
 was; a rated timer runs out; the page passes axe-core's level A rules at phone and desktop
 widths, in both languages."""
@@ -25,6 +26,7 @@ TABLES = [
     ("schnapsen", ["human", "human"], {"target": 2}),
     ("66-3", ["human", "human", "@random"], {"target": 2}),
     ("66-4", ["human", "@random", "human", "@random"], {"target": 2}),
+    ("66-4", ["human", "human", "human", "human"], {"target": 2}),
 ]
 
 
@@ -38,9 +40,12 @@ def test_two_people_play_a_whole_match_in_their_browsers(
 ) -> None:
     table = web_server.create_table(variant, seats, options=options, seed=5)
     humans = [s for s, spec in enumerate(seats) if spec == "human"]
-    people = {humans[0]: person("ayse"), humans[1]: person("bora", "tr", phone=True)}
-    sit(people[humans[0]], web_server, table)
-    sit(people[humans[1]], web_server, table, "tr")
+    names = ["ayse", "bora", "cem", "deniz"]
+    langs = ["en", "tr", "en", "tr"]
+    people = {seat: person(names[i], langs[i], phone=i % 2 == 1) for i, seat in enumerate(humans)}
+    for i, seat in enumerate(humans):  # in turn: each takes the first free seat
+        sit(people[seat], web_server, table, langs[i])
+        people[seat].page.wait_for_selector(f"#table-root[data-seat='{seat}']")
     moves = play_match(people, web_server, table)
     assert moves >= 6
     for seat, someone in people.items():

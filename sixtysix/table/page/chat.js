@@ -28,11 +28,13 @@ export class Chat {
     const phrases = Object.entries(setup.phrases).map(([id, text]) =>
       h("button", { type: "button", className: "phrase", dataset: { phrase: id }, onclick: () => this.send({ type: "chat", phrase: id }) }, text),
     );
-    this.list = h("ol", { id: "chat-list", className: "chat-list", role: "log", "aria-live": "polite", "aria-label": t("chat") });
+    this.list = h("ol", { id: "chat-list", className: "chat-list" });
     this.off = h("p", { className: "chat-off", hidden: true }, t("chat_off"));
     this.mutes = h("div", { className: "mutes" });
     this.controls = h("div", {}, form, h("div", { className: "phrases" }, phrases), this.mutes);
-    fill(this.root, h("h2", { id: "chat-h" }, t("chat")), this.list, this.off, this.controls);
+    // The live region wraps the list: a list keeps its list role (its items must be in one).
+    const live = h("div", { role: "log", "aria-live": "polite", "aria-labelledby": "chat-h" }, this.list);
+    fill(this.root, h("h2", { id: "chat-h" }, t("chat")), live, this.off, this.controls);
   }
 
   submit(e, input) {

@@ -42,7 +42,7 @@ export class TableView {
       scores: h("div", { id: "scores", className: "scroll" }),
       announcements: h("ul", { id: "announcements" }),
       known: h("ul", { id: "known" }),
-      log: h("ol", { id: "log", role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }),
+      log: h("ol", { id: "log" }),
       chat: h("section", { id: "chat", className: "box chat", "aria-labelledby": "chat-h" }),
     };
     const e = this.el;
@@ -50,7 +50,7 @@ export class TableView {
       s("scores", t("scores_h"), e.scores),
       s("announce", t("announcements"), e.announcements),
       s("known", t("known"), e.known),
-      s("log", t("news"), e.log),
+      s("log", t("news"), h("div", { role: "log", "aria-live": "polite", "aria-labelledby": "log-h" }, e.log)),
       e.chat,
     );
     this.root = h(
