@@ -2,7 +2,7 @@
 
 import { h, fill, grid, $ } from "./dom.js";
 import { t } from "./i18n.js";
-import { cardView, cardButton, cardInline, suitIcon } from "./cards.js";
+import { cardView, cardButton, cardInline } from "./cards.js";
 import { open, closer, confirm, info } from "./dialogs.js";
 import { Chat } from "./chat.js";
 import { Countdown } from "./timer.js";
@@ -199,27 +199,36 @@ export class TableView {
 
   drawInfo(bd) {
     if (!bd) return fill(this.el.infoBox);
-    const item = (id, label, value, data = {}) => h("div", { id, className: "fact", dataset: data }, h("span", { className: "label" }, `${label}: `), value);
+    // A fact is its label and value parts; each part wraps as a whole, its " ·" with it, so a
+    // line never starts with a separator and a label never ends a line.
+    const item = (id, label, parts, data = {}, long = false) => {
+      const kids = [];
+      parts.filter(Boolean).forEach((part, i, all) => {
+        if (i) kids.push(" ");
+        kids.push(h("span", { className: "part" }, i ? null : h("span", { className: "label" }, `${label}:\u00a0`), part, i < all.length - 1 ? " ·" : null));
+      });
+      return h("div", { id, className: long ? "fact long" : "fact", dataset: data }, kids);
+    };
     const trump = bd.trump
-      ? item("trump", t("trump"), [suitIcon(bd.trump.suit, "suit big"), h("span", {}, bd.trump.label)], { suit: bd.trump.suit })
-      : item("trump", t("trump"), t("not_named"), { suit: "" });
+      ? item("trump", t("trump"), [h("span", { className: `chip s-${bd.trump.suit}` }, bd.trump.label)], { suit: bd.trump.suit })
+      : item("trump", t("trump"), [t("not_named")], { suit: "" });
     const talon = bd.talon
       ? item("talon", t("talon"), [
           String(bd.talon.size),
-          bd.talon.turnup ? h("span", { className: "turnup" }, ` · ${t("turnup")} `, cardView(bd.talon.turnup, { id: "turnup" })) : null,
-          bd.talon.state ? ` · ${bd.talon.state}` : null,
+          bd.talon.turnup ? h("span", { className: "turnup" }, `${t("turnup")} `, cardView(bd.talon.turnup, { id: "turnup" })) : null,
+          bd.talon.state,
         ], { size: bd.talon.size, closed: String(bd.talon.closed_by !== null) })
       : null;
     const decl = bd.declarer
-      ? item("declarer", t("declarer"), [bd.declarer.text, bd.declarer.called ? h("span", {}, ` · ${t("called")} `, cardInline(bd.declarer.called)) : null], { seat: bd.declarer.seat })
+      ? item("declarer", t("declarer"), [bd.declarer.text, bd.declarer.called ? [`${t("called")} `, cardInline(bd.declarer.called)] : null], { seat: bd.declarer.seat })
       : null;
     fill(
       this.el.infoBox,
       trump,
       talon,
-      item("dealer", t("dealer"), bd.dealer_who, { seat: bd.dealer }),
+      item("dealer", t("dealer"), [bd.dealer_who], { seat: bd.dealer }),
       decl,
-      bd.sides ? item("sides", bd.sides.label, bd.sides.text) : null,
+      bd.sides ? item("sides", bd.sides.label, [bd.sides.text], {}, true) : null,
       bd.note ? h("p", { id: "board-note", className: "note" }, bd.note) : null,
     );
   }
@@ -266,7 +275,7 @@ export class TableView {
     for (let i = 0; i < shift; i++) this.el.log.firstElementChild?.remove();
     for (const item of log.slice(this.logKeys.length - shift)) this.el.log.append(logItem(item));
     this.logKeys = keys;
-    this.el.log.scrollTop = this.el.log.scrollHeight; // newest in view
+    fitLog(this.el.log);
   }
 
   // ------------------------------------------------------------ windows
@@ -283,7 +292,7 @@ export class TableView {
       r.lines.map((l) => h("p", {}, l)),
       r.why ? h("p", { className: "why" }, r.why) : null,
       h("div", { className: "scroll" }, grid(r.headings, r.rows.map((x) => x.cells), (i) => ({ dataset: { seat: r.rows[i].seat }, className: r.rows[i].me ? "me" : "" }))),
-      h("h3", {}, t("cards_left")),
+      h("h3", { className: "left-h" }, t("cards_left")),
       hands,
     ];
     const dlg = open("result", r.title, body, [closer(t("next_deal"), "next", true)], () => {
@@ -335,6 +344,19 @@ function playView(p) {
 
 function logItem(item) {
   return h("li", { className: `log-${item.kind}` }, item.text, item.cards.map((c) => [" ", cardInline(c)]));
+}
+
+/** The newest item in view; where the log is a box that scrolls (wide screens), room below
+ * the newest so that the first item in view is whole rather than cut. */
+function fitLog(log) {
+  log.style.paddingBlockEnd = "";
+  log.scrollTop = log.scrollHeight;
+  const top = log.scrollTop;
+  if (!top) return;
+  const first = [...log.children].find((li) => li.offsetTop >= top);
+  if (!first || first.offsetTop === top) return;
+  log.style.paddingBlockEnd = `${first.offsetTop - top}px`;
+  log.scrollTop = log.scrollHeight;
 }
 
 /** Where focus was, as a key that survives a redraw. */
