@@ -164,11 +164,25 @@ def first_move(page_view: Shown) -> tuple[str, str]:
 
 
 def click_move(page: Page, page_view: Shown) -> None:
+    """Click the first legal move; a page that no longer offers it fails the test with what
+    it shows instead."""
+    from playwright.sync_api import TimeoutError as Timeout  # the browser extra
+
     where, what = first_move(page_view)
     if where == "#hand":
-        page.click(f'#hand button.card[data-card="{what}"]')
+        selector = f'#hand button.card[data-card="{what}"]'
     else:
-        page.click(f'#actions button[data-action="{what}"]')
+        selector = f'#actions button[data-action="{what}"]'
+    try:
+        page.click(selector, timeout=5_000)
+    except Timeout:
+        said = page.evaluate(
+            "() => [...document.querySelectorAll('#log li, #status, #notice, #conn')]"
+            ".map((e) => e.textContent).slice(-14)"
+        )
+        raise AssertionError(
+            f"{selector} is gone: the page read {page_view}, now shows {shown(page)}; {said}"
+        ) from None
 
 
 def next_board(page: Page, seen: int) -> None:
