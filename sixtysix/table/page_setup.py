@@ -67,7 +67,7 @@ WORDS: dict[str, str] = {
     "won": N_("won"),
     "drawn": N_("drawn"),
     "lost": N_("lost"),
-    "left_col": N_("left"),
+    "left_col": N_("matches left"),
     "score": N_("score"),
     "no_standings": N_("No rated match has been played yet."),
     "history": N_("Your matches"),

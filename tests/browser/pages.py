@@ -175,13 +175,14 @@ def click_move(page: Page, page_view: Shown) -> None:
         selector = f'#actions button[data-action="{what}"]'
     try:
         page.click(selector, timeout=5_000)
-    except Timeout:
+    except Timeout as exc:
         said = page.evaluate(
             "() => [...document.querySelectorAll('#log li, #status, #notice, #conn')]"
             ".map((e) => e.textContent).slice(-14)"
         )
         raise AssertionError(
-            f"{selector} is gone: the page read {page_view}, now shows {shown(page)}; {said}"
+            f"{selector} is gone: the page read {page_view}, now shows {shown(page)}; {said};"
+            f" {exc.message}"
         ) from None
 
 

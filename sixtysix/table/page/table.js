@@ -243,11 +243,16 @@ export class TableView {
 
   drawHand(bd, done) {
     const hand = (bd ? bd.hand : []).map((e) => (done ? { ...e, legal: false } : e)); // nothing to play once left or over
+    const actions = bd && !done ? bd.actions : [];
+    // Redrawn only when it changed: a board that changes nothing here (a timer, a seat coming
+    // back) must not swap the buttons under a person's finger or focus.
+    const key = JSON.stringify([hand, actions, this.board?.lang]);
+    if (key === this.handKey) return;
+    this.handKey = key;
     const notPlayable = t("not_playable");
     fill(this.el.hand, hand.length ? hand.map((e, i) => cardButton(e, i, notPlayable, (a) => this.act(a))) : h("p", { className: "muted" }, t("no_cards")));
     this.el.barred.textContent = bd?.barred_note || "";
     this.el.barred.hidden = !bd?.barred_note;
-    const actions = bd && !done ? bd.actions : [];
     fill(this.el.actions, actions.map((a) => h("button", { type: "button", className: "action", dataset: { action: a.action }, title: a.typed, onclick: () => this.act(a.action) }, a.label)));
   }
 
