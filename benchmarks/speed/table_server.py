@@ -359,6 +359,7 @@ def run(n: int, args: argparse.Namespace) -> dict[str, Any]:
         for k, v in r.closed.items():
             closed[k] = closed.get(k, 0) + v
     return {
+        "screen": args.screen,
         "tables": n,
         "four_player_tables": sum(1 for *_, variant in tables if variant == FOUR[0]),
         "people": sum(r.people for r in results),
@@ -407,8 +408,9 @@ def report(r: dict[str, Any]) -> None:
         f" ({r['table_actions_per_second']:.0f} with the bots'),"
         f" {r['messages_per_second']:.0f} messages/s, {r['samples']} actions timed"
     )
+    reached = "board" if r.get("screen") else "update"
     print(
-        f"  action -> every seat's update: p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms,"
+        f"  action -> every seat's {reached}: p50 {t['p50']:.1f} ms, p95 {t['p95']:.1f} ms,"
         f" p99 {t['p99']:.1f} ms (to the actor's own: p50 {o['p50']:.1f}, p95 {o['p95']:.1f})"
     )
     print(
