@@ -23,45 +23,24 @@ extra (``pip install -e '.[browser]'``) and Chromium (``apt-get install chromium
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sixtysix.table.scripted import create_table
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: its tests
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import WebServer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 REPO = Path(__file__).resolve().parent.parent
-#: Debian's Chromium; Playwright never downloads a browser here.
-CHROMIUM = os.environ.get("SIXTYSIX_CHROMIUM", "/usr/bin/chromium")
-#: As in tests/browser/conftest.py: headless, and no traffic to anyone but the server.
-CHROMIUM_ARGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
-#: Seconds the server may take to listen, and to stop after Ctrl-C.
-START_WITHIN = 60.0
-STOP_WITHIN = 30.0
 #: Milliseconds any one Playwright action or wait may take.
 ACTION_TIMEOUT_MS = 30_000
 #: Viewports in CSS pixels: a small phone (the whole page is taken) and a desktop (the window).
@@ -101,150 +80,40 @@ RESULT = Game("66", 2, 8)
 # ---------------------------------------------------------------- the server
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
-class Server:
-    """``sixtysix serve`` as a process of its own on a free loopback port."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.log_path = folder / "serve.log"
-        self.port = 0
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        if not self.log_path.exists():
-            return ""
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def start(self) -> None:
-        """Listen on a free port (another one if someone took it meanwhile)."""
-        for _ in range(5):
-            self.port = _free_port()
-            if self._launch():
-                return
-        raise RuntimeError(f"no free port for sixtysix serve after 5 tries:\n{self.log()}")
-
-    def _launch(self) -> bool:
-        env = dict(os.environ)
-        env.update({"SIXTYSIX_DATA_DIR": str(self.folder / "home"), "LANG": "C.UTF-8", "TZ": "UTC"})
-        for name in ("SIXTYSIX_SERVER", "SIXTYSIX_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES"):
-            env.pop(name, None)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
-        command = [
-            *(sys.executable, "-m", "sixtysix", "serve", "--host", "127.0.0.1"),
-            *("--port", str(self.port), "--data", str(self.folder / "data"), "--lang", "en"),
-            *LIMITS,
-        ]
-        offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(
-                command,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # Ctrl-C in the terminal reaches this script alone
-            )
-        deadline = time.monotonic() + START_WITHIN
-        while True:
-            said = self.log()[offset:]
-            if self.proc.poll() is not None:
-                code, self.proc = self.proc.returncode, None
-                if code == 2 and "cannot listen" in said:
-                    return False
-                raise RuntimeError(f"sixtysix serve ended with status {code}:\n{said}")
-            if f"://127.0.0.1:{self.port}" in said and _accepts(self.port):
-                return True
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"sixtysix serve did not listen within {START_WITHIN} s")
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Ctrl-C, then a kill if it has not ended within :data:`STOP_WITHIN` seconds."""
-        proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(STOP_WITHIN)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            print(f"sixtysix serve did not stop within {STOP_WITHIN} s: killed", file=sys.stderr)
-
-    def create(self, game: Game, seats: Sequence[str] | None = None) -> str:
-        """Open a table over the WebSocket protocol; its id.
-
-        On a thread of its own: the sync Playwright API marks its event loop as running in
-        this thread, where ``asyncio.run`` then refuses.
-        """
-        coroutine = create_table(
-            self.ws_url, game.variant, list(seats or game.seats), seed=game.seed
-        )
-        result: list[str] = []
-        errors: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                result.append(asyncio.run(coroutine))
-            except BaseException as error:  # handed to the caller's thread
-                errors.append(error)
-
-        thread = threading.Thread(target=run)
-        thread.start()
-        thread.join()
-        if errors:
-            raise errors[0]
-        return result[0]
-
-
 @contextlib.contextmanager
-def serving() -> Iterator[Server]:
-    """A server with a temporary data folder, stopped with Ctrl-C when the block ends."""
+def serving() -> Iterator[WebServer]:
+    """A server (the browser tests') with a temporary data folder, stopped with Ctrl-C when
+    the block ends."""
     with tempfile.TemporaryDirectory(prefix="sixtysix-shots-") as folder:
-        server = Server(Path(folder))
+        root = Path(folder)
+        server = WebServer(root / "data", root / "home", root / "serve.log", LIMITS)
         try:
             server.start()
             yield server
         finally:
-            server.stop()
-            if "Traceback" in server.log():
-                print(f"sixtysix serve wrote a traceback:\n{server.log()}", file=sys.stderr)
+            problems = server.close()
+            if problems:
+                print("\n".join(problems), server.log(), sep="\n", file=sys.stderr)
+
+
+def create(server: WebServer, game: Game, seats: Sequence[str] | None = None) -> str:
+    """Open a table of ``game`` (with ``seats``, or the game's); its id."""
+    return server.create_table(game.variant, list(seats or game.seats), seed=game.seed)
 
 
 # ---------------------------------------------------------------- the page
 
-#: True once the page has drawn a board newer than the hand remembered in ``window.__shot``
-#: (every board draws the hand's buttons anew) on which it is the person's turn, or once the
-#: end-of-deal window is open.
+#: True once the page has drawn a board newer than the one counted in ``window.__shot`` on
+#: which it is the person's turn, or once the end-of-deal window is open.
 _READY = """() => {
   if (document.querySelector('dialog#result[open]')) return true;
   const root = document.querySelector('#table-root');
-  const first = document.querySelector('#hand')?.firstElementChild;
-  return !!root && root.dataset.myTurn === 'true' && !!first && first !== window.__shot;
+  return !!root && root.dataset.myTurn === 'true'
+    && Number(root.dataset.boards || 0) > (window.__shot || 0);
 }"""
-_REMEMBER = "() => { window.__shot = document.querySelector('#hand')?.firstElementChild; }"
+_REMEMBER = """() => {
+  window.__shot = Number(document.querySelector('#table-root')?.dataset.boards || 0);
+}"""
 #: The hand's playable cards, then the special moves (the hand comes first on the page).
 _MOVES = "#hand button.card[data-legal='true'], #actions button[data-action]"
 
@@ -320,10 +189,10 @@ def _shoot(page: Page, path: Path, *, phone: bool) -> None:
 
 
 def _table(
-    browser: Browser, server: Server, game: Game, path: Path, *, phone: bool, lang: str = "en"
+    browser: Browser, server: WebServer, game: Game, path: Path, *, phone: bool, lang: str = "en"
 ) -> None:
     """The table after :data:`MOVES` of the person's moves, at their turn."""
-    table = server.create(game)
+    table = create(server, game)
     page = _open(browser, f"{server.url}/t/{table}", phone=phone, lang=lang)
     try:
         for _ in range(MOVES):
@@ -337,9 +206,9 @@ def _table(
         page.context.close()
 
 
-def _result(browser: Browser, server: Server, game: Game, path: Path) -> None:
+def _result(browser: Browser, server: WebServer, game: Game, path: Path) -> None:
     """The end-of-deal window of a deal played out with the first legal moves."""
-    table = server.create(game)
+    table = create(server, game)
     page = _open(browser, f"{server.url}/t/{table}", phone=False)
     try:
         for _ in range(MOST_MOVES):
@@ -353,10 +222,10 @@ def _result(browser: Browser, server: Server, game: Game, path: Path) -> None:
         page.context.close()
 
 
-def _lobby(browser: Browser, server: Server, path: Path) -> None:
+def _lobby(browser: Browser, server: WebServer, path: Path) -> None:
     """The lobby with two tables waiting for people."""
-    server.create(GAMES[0], ["human", "human"])
-    server.create(GAMES[3], ["human", "human", "@random", "@random"])
+    create(server, GAMES[0], ["human", "human"])
+    create(server, GAMES[3], ["human", "human", "@random", "@random"])
     page = _open(browser, f"{server.url}/", phone=False)
     try:
         page.locator("#tables .table-entry").nth(1).wait_for()

@@ -34,15 +34,11 @@ from sixtysix.plugins.manager import get_registry
 from sixtysix.table.page_setup import setup
 from sixtysix.table.scripted import create_table
 from sixtysix.table.web import load_page
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 WEIGHT_TARGET = 200_000
 LOAD_TARGET = 2.0
 IMPORT = re.compile(r"""(?:import|from)\s*["']\./([\w.-]+\.js)["']""")
-#: Debian's Chromium, headless, kept off the network (as the browser tests start it).
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]  # fmt: skip
 
 
 def first_view() -> list[str]:
@@ -90,7 +86,7 @@ def loads(count: int) -> list[float]:
                 for _ in range(count)
             ]
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
                 for i, table in enumerate(tables):
                     context = browser.new_context()
                     context.add_init_script(f"localStorage.setItem('ss.name', 'load{i}');")

@@ -13,7 +13,6 @@ import concurrent.futures
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, accepts
 from tests.real_parts import unavailable
 from tests.table.serve_process import server_env
 from tests.table.server_helpers import create, free_port
@@ -33,21 +33,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Error, Page
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Debian's Chromium (apt-get install chromium); Playwright never downloads a browser here.
-CHROMIUM = os.environ.get("SIXTYSIX_CHROMIUM", "/usr/bin/chromium")
-#: The network is closed: without the background-networking flags Chromium tries to reach
-#: Google. A container's /dev/shm is often 64 MB, too small for Chromium's shared memory.
-CHROMIUM_ARGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 #: Seconds a server may take to listen, and to stop after Ctrl-C (the machine is shared).
 START_WITHIN = 60.0
 STOP_WITHIN = 30.0
@@ -99,14 +84,6 @@ def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     event loop as running in the test's thread, where ``asyncio.run`` then refuses."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coroutine).result()
-
-
-def _accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-            return True
-    except OSError:
-        return False
 
 
 class WebServer:
@@ -208,7 +185,7 @@ class WebServer:
                 if code == 2 and "cannot listen" in said:
                     return False
                 pytest.fail(f"sixtysix serve ended with status {code} before listening:\n{said}")
-            if serving in said and _accepts(self.port):
+            if serving in said and accepts(self.port):
                 self.proc = proc
                 return True
             if time.monotonic() > deadline:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,17 @@ def sit(someone: Person, server: WebServer, table: str, lang: str = "en") -> Non
     )
     someone.page.goto(server.table_url(table))
     someone.page.wait_for_selector("#table-root")
+
+
+def alone_at(
+    person: Callable[[str], Person], server: WebServer, variant: str, seats: list[str], seed: int
+) -> tuple[Person, str]:
+    """Ayşe alone at a new table of ``variant`` with bots, at her first move; and the table."""
+    table = server.create_table(variant, seats, seed=seed)
+    ayse = person("ayse")
+    sit(ayse, server, table)
+    ayse.page.wait_for_selector("#table-root[data-my-turn='true']")
+    return ayse, table
 
 
 def saved_deal(data: Path, table: str, number: int = 0) -> DealState:

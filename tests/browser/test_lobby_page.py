@@ -6,7 +6,7 @@ the lobby, the tables and the windows, at phone and desktop widths, in both lang
 from __future__ import annotations
 
 from tests.browser.conftest import PersonFactory, WebServer, assert_accessible
-from tests.browser.pages import next_board, play_match, shown, sit
+from tests.browser.pages import alone_at, next_board, play_match, shown, sit
 
 
 def test_a_name_a_rated_table_from_the_form_the_standings_and_the_language(
@@ -64,11 +64,8 @@ def test_an_invitation_link_asks_a_newcomer_for_a_name_then_seats_them(
 def test_the_table_is_played_with_the_keyboard_alone(
     web_server: WebServer, person: PersonFactory
 ) -> None:
-    table = web_server.create_table("schnapsen", ["human", "@random"], seed=6)
-    ayse = person("ayse")
-    sit(ayse, web_server, table)
+    ayse, _ = alone_at(person, web_server, "schnapsen", ["human", "@random"], 6)
     page = ayse.page
-    page.wait_for_selector("#table-root[data-my-turn='true']")
     for _ in range(80):  # Tab until a playable card has the focus
         page.keyboard.press("Tab")
         if page.evaluate(

@@ -6,13 +6,13 @@ violation."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
 
+from tests.browser.chromium import accepts
 from tests.browser.conftest import Person, PersonFactory, WebServer, run_async
 from tests.table.server_helpers import request
 
@@ -91,14 +91,6 @@ def test_axe_names_the_rule_and_the_element(
     assert_no_violations(ayse.page)
 
 
-def _accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
-            return True
-    except OSError:
-        return False
-
-
 def test_a_server_killed_and_started_again_keeps_its_port_and_tables(
     web_server: WebServer,
 ) -> None:
@@ -106,7 +98,7 @@ def test_a_server_killed_and_started_again_keeps_its_port_and_tables(
     assert (web_server.data / "tables" / f"{table}.json").is_file()
     port = web_server.port
     web_server.kill()
-    assert not web_server.running and not _accepts(port)
+    assert not web_server.running and not accepts(port)
     web_server.restart()
     assert web_server.port == port and web_server.running
     listed = run_async(request(web_server.ws_url, {"type": "list"}))

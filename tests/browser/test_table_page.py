@@ -7,10 +7,17 @@ widths, in both languages."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from tests.browser.conftest import PersonFactory, WebServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 from tests.browser.pages import (
+    Shown,
+    alone_at,
     check,
     click_move,
     next_board,
@@ -28,6 +35,16 @@ TABLES = [
     ("66-4", ["human", "@random", "human", "@random"], {"target": 2}),
     ("66-4", ["human", "human", "human", "human"], {"target": 2}),
 ]
+
+
+def drawn_again(before: Shown, page: Page, server: WebServer, table: str) -> Shown:
+    """The page, back at the table, shows what it showed ``before`` and the saved record's
+    view of its seat; what it shows now."""
+    after = shown(page)
+    keep = ("hand", "trick", "trump", "talon", "turnup", "deal", "seat")
+    assert [getattr(after, k) for k in keep] == [getattr(before, k) for k in keep]
+    check(after, saved_deal(server.data, table).view(after.seat))
+    return after
 
 
 @pytest.mark.parametrize(("variant", "seats", "options"), TABLES)
@@ -65,9 +82,7 @@ def test_one_person_plays_a_match_against_the_bots(
 def test_a_page_closed_and_opened_again_draws_the_table_as_it_was(
     web_server: WebServer, person: PersonFactory
 ) -> None:
-    table = web_server.create_table("66", ["human", "@random"], seed=9)
-    ayse = person("ayse")
-    sit(ayse, web_server, table)
+    ayse, table = alone_at(person, web_server, "66", ["human", "@random"], 9)
     play_match({0: ayse}, web_server, table, until=lambda views: views[0].boards > 8)
     ayse.page.wait_for_selector("#table-root[data-my-turn='true']")
     before = shown(ayse.page)
@@ -75,25 +90,14 @@ def test_a_page_closed_and_opened_again_draws_the_table_as_it_was(
     ayse.page = ayse.context.new_page()
     ayse.page.goto(web_server.table_url(table))
     ayse.page.wait_for_selector("#table-root[data-my-turn='true']")
-    after = shown(ayse.page)
-    assert (after.hand, after.trick, after.trump, after.talon, after.deal) == (
-        before.hand,
-        before.trick,
-        before.trump,
-        before.talon,
-        before.deal,
-    )
-    check(after, saved_deal(web_server.data, table).view(0))
+    drawn_again(before, ayse.page, web_server, table)
 
 
 def test_a_server_killed_mid_deal_comes_back_and_the_page_with_it(
     web_server: WebServer, person: PersonFactory
 ) -> None:
-    table = web_server.create_table("schnapsen", ["human", "@random"], seed=4)
-    ayse = person("ayse")
-    sit(ayse, web_server, table)
+    ayse, table = alone_at(person, web_server, "schnapsen", ["human", "@random"], 4)
     page = ayse.page
-    page.wait_for_selector("#table-root[data-my-turn='true']")
     first = shown(page)
     click_move(page, first)
     next_board(page, first.boards)
@@ -105,9 +109,7 @@ def test_a_server_killed_mid_deal_comes_back_and_the_page_with_it(
     web_server.restart()
     page.wait_for_selector("body[data-state='table'] #table-root[data-my-turn='true']")
     ayse.errors.clear()
-    after = shown(page)
-    assert (after.hand, after.trick, after.deal) == (before.hand, before.trick, before.deal)
-    check(after, saved_deal(web_server.data, table).view(0))
+    after = drawn_again(before, page, web_server, table)
     play_match({0: ayse}, web_server, table, until=lambda views: views[0].boards > after.boards + 4)
 
 
