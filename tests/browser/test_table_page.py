@@ -129,3 +129,26 @@ def test_a_rated_timer_runs_out_and_the_page_says_so(
     page.wait_for_selector("dialog#over[open]", timeout=30_000)
     assert not page.query_selector("#hand button.card:not([disabled])")
     assert shown(page).my_turn is False
+
+
+def test_leaving_a_rated_match_says_what_it_costs_and_asks_once(
+    web_server: WebServer, person: PersonFactory
+) -> None:
+    table = web_server.create_table("66", ["human", "human"], rated=True, move_time=60)
+    ayse, bora = person("ayse"), person("bora")
+    sit(ayse, web_server, table)
+    sit(bora, web_server, table)
+    ayse.page.wait_for_selector("#table-root[data-board='true']")
+    ayse.page.click("#leave-btn")
+    question = ayse.page.wait_for_selector("dialog#confirm[open]")
+    assert question is not None
+    assert "it would count as a loss (-1)" in (question.text_content() or "")
+    ayse.page.click("dialog#confirm button[value=no]")  # no: nothing happens
+    ayse.page.wait_for_selector("dialog#confirm", state="detached")
+    assert shown(ayse.page).state == "table"
+    ayse.page.click("#leave-btn")
+    ayse.page.click("dialog#confirm button[value=yes]")
+    ayse.page.wait_for_selector("body[data-state='closed']")
+    bora.page.wait_for_selector("dialog#over[open]")  # the match ends for the other (end)
+    saved = (web_server.data / "tables" / f"{table}.json").read_text()
+    assert '"left": [true, false]' in saved
