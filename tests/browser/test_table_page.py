@@ -7,6 +7,7 @@ widths, in both languages."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 import pytest
@@ -150,5 +151,5 @@ def test_leaving_a_rated_match_says_what_it_costs_and_asks_once(
     ayse.page.click("dialog#confirm button[value=yes]")
     ayse.page.wait_for_selector("body[data-state='closed']")
     bora.page.wait_for_selector("dialog#over[open]")  # the match ends for the other (end)
-    saved = (web_server.data / "tables" / f"{table}.json").read_text()
-    assert '"left": [true, false]' in saved
+    saved = json.loads((web_server.data / "tables" / f"{table}.json").read_text())
+    assert saved["table"]["left"] == [True, False]
