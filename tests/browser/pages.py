@@ -88,8 +88,16 @@ def shown(page: Page) -> Shown:
     )
 
 
+SENT: dict[int, list[tuple[float, str]]] = {}
+
+
 def sit(someone: Person, server: WebServer, table: str, lang: str = "en") -> None:
     """Open the table's invitation link for a person whose browser holds a name already."""
+    sent = SENT.setdefault(id(someone.page), [])
+    someone.page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda f: sent.append((time.monotonic(), str(f)[:60]))),
+    )
     someone.context.add_init_script(  # every page of the context, about:blank too
         "if (location.protocol.startsWith('http')) {"
         f"localStorage.setItem('ss.name', {json.dumps(someone.name)});"
@@ -175,7 +183,7 @@ def first_move(page_view: Shown) -> tuple[str, str]:
     return "#actions", moves[0]
 
 
-def click_move(page: Page, page_view: Shown) -> None:
+def click_move(page: Page, page_view: Shown, record: Path | None = None) -> None:
     """Click the first legal move; a page that no longer offers it fails the test with what
     it shows instead."""
     from playwright.sync_api import TimeoutError as Timeout  # the browser extra
@@ -192,9 +200,11 @@ def click_move(page: Page, page_view: Shown) -> None:
             "() => [...document.querySelectorAll('#log li, #status, #notice, #conn')]"
             ".map((e) => e.textContent).slice(-14)"
         )
+        saved = json.loads(record.read_text())["record"]["deals"][-1]["actions"] if record else ""
         raise AssertionError(
             f"{selector} is gone: the page read {page_view}, now shows {shown(page)}; {said};"
-            f" {exc.message}"
+            f" {exc.message}; the record: {saved}; sent {SENT.get(id(page), [])[-4:]},"
+            f" now {time.monotonic()}"
         ) from None
 
 
@@ -238,7 +248,7 @@ def play_match(
             elif view.my_turn and view.state == "table" and not view.result and not view.over:
                 if check_every_move:
                     check_all(people, server.data, table)
-                click_move(page, view)
+                click_move(page, view, server.data / "tables" / f"{table}.json")
                 next_board(page, view.boards)
                 moves += 1
                 acted = True

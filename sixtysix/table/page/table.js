@@ -152,6 +152,9 @@ export class TableView {
     this.drawHand(bd, b.left || !!b.over);
     this.drawLists(bd);
     this.drawLog(b.log);
+    // A rated table keeps the countdown's place: the table must not move under a finger
+    // when a move's countdown starts.
+    this.el.timer.classList.toggle("reserved", !!b.rated);
     this.countdown.update(b);
     this.chat.update(b);
     restoreFocus(focus, this.el.hand);
