@@ -292,7 +292,7 @@ class PersonFactory(Protocol):
     ) -> Person: ...
 
 
-def _watch(page: Page, errors: list[str]) -> None:
+def watch(page: Page, errors: list[str]) -> None:
     """Collect the page's console errors (a CSP violation is one, and so is a resource of the
     page's that failed to load) and its uncaught exceptions."""
 
@@ -355,7 +355,7 @@ def person(browser: Browser, request: pytest.FixtureRequest) -> Iterator[PersonF
         errors: list[str] = []
         # Every page of the context, this one included (the event comes before new_page
         # returns) and any it opens later.
-        context.on("page", lambda page: _watch(page, errors))
+        context.on("page", lambda page: watch(page, errors))
         page = context.new_page()
         someone = Person(name, context, page, errors)
         people.append(someone)

@@ -1,0 +1,63 @@
+"""The page over TLS: a server started with a certificate serves it at ``https://`` and takes
+its WebSockets at ``wss://`` from the page's own ``https`` origin — a table is opened from the
+lobby's form and played — in a real browser."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.browser.conftest import Person, ServerFactory, watch
+from tests.browser.pages import play_match
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key (openssl, a day long)."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    done = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+         "-out", str(cert), "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        pytest.fail(f"openssl could not make a certificate: {done.stderr.decode()[-300:]}")
+    return cert, key
+
+
+def test_the_page_over_tls_opens_and_plays_a_table(
+    web_server_with: ServerFactory, browser: Browser, tmp_path: Path
+) -> None:
+    cert, key = self_signed(tmp_path)
+    server = web_server_with("--certfile", str(cert), "--keyfile", str(key))
+    https = f"https://127.0.0.1:{server.port}"
+    context = browser.new_context(ignore_https_errors=True)  # the certificate is our own
+    errors: list[str] = []
+    context.on("page", lambda page: watch(page, errors))
+    context.add_init_script(
+        "if (location.protocol === 'https:') localStorage.setItem('ss.name', 'ayse');"
+    )
+    page = context.new_page()
+    try:
+        page.goto(https + "/")
+        page.wait_for_selector("body[data-state='lobby'] #create-form")
+        page.wait_for_selector("#tables .table-list p")  # listed over wss: nothing yet
+        page.select_option("#variant", "schnapsen")
+        page.select_option("#seat-1", "@easy")
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url(https + "/t/*")
+        page.wait_for_selector("#table-root[data-board='true']")
+        table = page.url.rsplit("/", 1)[1]
+        assert (server.data / "tables" / f"{table}.json").exists()
+        ayse = Person("ayse", context, page, errors)
+        play_match({0: ayse}, server, table, until=lambda views: views[0].boards > 6)
+        assert not errors, errors
+    finally:
+        context.close()
