@@ -55,10 +55,29 @@ def test_an_invitation_link_asks_a_newcomer_for_a_name_then_seats_them(
     cem.page.goto(web_server.table_url(table))
     cem.page.fill("dialog#name-dialog #name-input", "cem")
     cem.page.click("dialog#name-dialog button.primary")
-    cem.page.wait_for_selector("#table-root[data-board='true']")
+    cem.page.wait_for_selector("#table-root[data-my-turn='true']")
     assert shown(cem.page).seat == 0
+    before = shown(cem.page)
+    card = next(c for c, ok, _ in before.hand if ok)
+    cem.page.tap(f'#hand button.card[data-card="{card}"]')  # a finger, on a phone
+    next_board(cem.page, before.boards)
+    assert card not in [c for c, _, _ in shown(cem.page).hand]
     assert cem.page.evaluate("localStorage.getItem('ss.token.cem')")  # kept for the next visit
     assert cem.page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_page_speaks_the_browsers_language_until_told_otherwise(
+    web_server: WebServer, person: PersonFactory
+) -> None:
+    deniz = person("deniz", "tr-TR")
+    deniz.page.goto(web_server.url + "/")
+    deniz.page.wait_for_selector("html[lang='tr'] body[data-state='lobby'] #tables-h")
+    assert deniz.page.text_content("#tables-h") == "Masalar"
+    deniz.page.select_option("#lang-select", "en")
+    deniz.page.wait_for_selector("html[lang='en'] #tables-h")
+    deniz.page.reload()
+    deniz.page.wait_for_selector("html[lang='en'] #tables-h")  # remembered over the browser's
+    assert deniz.page.text_content("#tables-h") == "Tables"
 
 
 def test_the_table_is_played_with_the_keyboard_alone(
