@@ -208,6 +208,27 @@ def click_move(page: Page, page_view: Shown, record: Path | None = None) -> None
         ) from None
 
 
+def drawn(page: Page, before: Shown, within: float = 15.0) -> Shown:
+    """Wait for the board that answers the seat's own move: its hand, moves, trick, turn or
+    deal differ from ``before`` (a board for another reason, such as a timer's, changes none
+    of them); what the page shows then."""
+    deadline = time.monotonic() + within
+    while True:
+        now = shown(page)
+        if (now.hand, now.actions, now.trick, now.my_turn, now.deal, now.result) != (
+            before.hand,
+            before.actions,
+            before.trick,
+            before.my_turn,
+            before.deal,
+            before.result,
+        ):
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page did not draw its move within {within} s: {now}")
+        time.sleep(0.02)
+
+
 def next_board(page: Page, seen: int) -> None:
     """Wait for the page's next board after the ``seen``-th (a function, not an expression:
     the page's policy forbids evaluating strings)."""
@@ -249,7 +270,7 @@ def play_match(
                 if check_every_move:
                     check_all(people, server.data, table)
                 click_move(page, view, server.data / "tables" / f"{table}.json")
-                next_board(page, view.boards)
+                drawn(page, view)
                 moves += 1
                 acted = True
         if not acted:
