@@ -21,7 +21,8 @@ from sixtysix.core.rules import Sides
 from sixtysix.core.tricks import trick_winner
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.i18n import N_, Translator
+from sixtysix.i18n import Translator
+from sixtysix.service.card_words import RANK_NAMES
 from sixtysix.service.facts import (
     TableInfo,
     first_tricks,
@@ -31,6 +32,7 @@ from sixtysix.service.facts import (
     seat_points,
     side_points,
     sides_known,
+    table_title,
 )
 from sixtysix.service.narration import News, announced
 from sixtysix.service.scoring_words import (
@@ -50,9 +52,6 @@ from sixtysix.service.terms import (
 )
 
 Board = dict[str, Any]
-
-#: Rank names, for a card's spoken name ("ace of hearts").
-RANK_NAMES = (N_("nine"), N_("jack"), N_("queen"), N_("king"), N_("ten"), N_("ace"))
 
 
 def card(tr: Translator, c: int) -> Board:
@@ -79,7 +78,7 @@ def table_board(view: View, info: TableInfo, tr: Translator) -> Board:
     legal = {int(a) for a in view.legal_actions}
     barred = restricted(view)
     board: Board = {
-        "title": _title(view, info, tr),
+        "title": table_title(view, info, tr),
         "seat": me,
         "seats": view.seats,
         "dealer": view.dealer,
@@ -123,17 +122,6 @@ def table_board(view: View, info: TableInfo, tr: Translator) -> Board:
     if view.phase == Phase.TRUMP_CALL and view.my_turn:
         board["note"] = tr._("You see your first {n} cards; name trump.").format(n=len(view.hand))
     return board
-
-
-def _title(view: View, info: TableInfo, tr: Translator) -> str:
-    if info.deals is None:
-        title = tr._("{variant} · deal {number} · you are seat {seat}")
-    else:
-        title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
-    title = title.format(
-        variant=info.variant, number=info.deal_number, deals=info.deals, seat=view.seat
-    )
-    return title + (" · " + tr._("rated") if info.rated else "")
 
 
 def _talon(view: View, tr: Translator) -> Board | None:

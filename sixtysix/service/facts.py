@@ -18,7 +18,7 @@ from sixtysix.core.rules import Sides
 from sixtysix.core.tricks import trick_winner
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.i18n import N_
+from sixtysix.i18n import N_, Translator
 
 #: Why a card is known to lie in a seat's hand.
 MARRIAGE = N_("marriage")
@@ -161,3 +161,15 @@ def side_points(view: View) -> list[int] | None:
     return [
         sum(valid[t] for t in range(view.seats) if sides[t] == sides[s]) for s in range(view.seats)
     ]
+
+
+def table_title(view: View, info: TableInfo, tr: Translator) -> str:
+    """``sixtysix · deal 2 · you are seat 0 · rated``: the table's heading."""
+    if info.deals is None:
+        title = tr._("{variant} · deal {number} · you are seat {seat}")
+    else:
+        title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
+    title = title.format(
+        variant=info.variant, number=info.deal_number, deals=info.deals, seat=view.seat
+    )
+    return title + (" · " + tr._("rated") if info.rated else "")

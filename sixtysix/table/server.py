@@ -80,6 +80,9 @@ from sixtysix.table.table import Config, Out, Table
 from sixtysix.table.web import Policy, Site
 from sixtysix.table.wire import WireError
 
+#: Hints the server computes at once, all pages together: the bots' threads stay the
+#: tables'.
+HINTS_AT_ONCE = 2
 #: Messages that change nothing a page draws: no ``board`` follows them.
 QUIET = ("chat", "error", "hints")
 log = logging.getLogger("sixtysix.server")
@@ -176,6 +179,8 @@ class TableServer:
         self.saved: dict[str, int] = {}
         #: The tables a stop could not save (their files hold what their clients were told).
         self.unsaved: list[str] = []
+        #: Hints being computed now (at most :data:`HINTS_AT_ONCE`).
+        self.hints = 0
         #: Each table's chat limits, per seat (kept across a seat's reconnections).
         self.chatters: dict[str, dict[int, wire.TokenBucket]] = {}
 
@@ -958,6 +963,9 @@ class TableServer:
                 wire.error("no_hint", "hints are for pages at test tables, at their own move")
             )
             return
+        if self.hints >= HINTS_AT_ONCE:
+            client.send(wire.error("no_hint", "the server is busy with other hints: ask again"))
+            return
         analyser = load_analyser()
         if analyser is None:
             client.send(wire.error("no_hint", "this server has no analyser installed"))
@@ -965,6 +973,7 @@ class TableServer:
         view = state.view(seat)
         browser = client.browser
         client.hinting = True
+        self.hints += 1
 
         def think() -> list[tuple[int, float]]:
             return call_analyser(analyser, view, None, table.variant)
@@ -974,6 +983,7 @@ class TableServer:
                 values = await self.bots.run(think, IDLE)
             finally:
                 client.hinting = False
+                self.hints -= 1
             client.send(hint_board(browser.tr, values))
 
         self._spawn(answer())

@@ -186,10 +186,11 @@ class Site:
     def answer(self, request: Request) -> Response | None:
         """The answer to ``request``, or None to go on with a WebSocket handshake."""
         headers = request.headers
-        host = headers.get("Host")
-        upgrade = headers.get("Upgrade", "")
+        host, origin = one(headers, "Host"), one(headers, "Origin")
+        if host is MANY or origin is MANY:  # which one would the browser have meant?
+            return plain(http.HTTPStatus.BAD_REQUEST, "One Host and at most one Origin, please")
+        upgrade = ", ".join(headers.get_all("Upgrade"))
         if "websocket" in upgrade.lower():
-            origin = headers.get("Origin")
             if not self.policy.origin_allowed(origin, host):
                 return plain(http.HTTPStatus.FORBIDDEN, "Origin not allowed")
             return None
@@ -213,15 +214,28 @@ class Site:
 
     def send(self, found: Asset, headers: Headers) -> Response:
         """``found``, or 304 when the browser holds it already; gzipped when accepted."""
-        if headers.get("If-None-Match") == found.etag:
+        if found.etag in headers.get_all("If-None-Match"):
             return response(
                 http.HTTPStatus.NOT_MODIFIED, b"", found.content_type, {"ETag": found.etag}
             )
         extra = {"ETag": found.etag, "Vary": "Accept-Encoding"}
-        if found.gzipped is not None and "gzip" in headers.get("Accept-Encoding", ""):
+        if found.gzipped is not None and "gzip" in ", ".join(headers.get_all("Accept-Encoding")):
             extra["Content-Encoding"] = "gzip"
             return response(http.HTTPStatus.OK, found.gzipped, found.content_type, extra)
         return response(http.HTTPStatus.OK, found.body, found.content_type, extra)
+
+
+#: A header sent more than once where one is meant (:func:`one`).
+MANY = "\x00many"
+
+
+def one(headers: Headers, name: str) -> str | None:
+    """The header's value, None without one, :data:`MANY` when sent twice or more (a
+    client's request must not end in a traceback)."""
+    values = headers.get_all(name)
+    if len(values) > 1:
+        return MANY
+    return values[0] if values else None
 
 
 def _table_id(text: str) -> bool:

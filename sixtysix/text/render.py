@@ -31,6 +31,7 @@ from sixtysix.service.facts import (
     seat_points,
     side_points,
     sides_known,
+    table_title,
 )
 from sixtysix.service.narration import announced
 from sixtysix.service.terms import (
@@ -205,15 +206,7 @@ class _Table:
             if sides is not None:
                 label = tr._("Sides") if sides_known(view) is not None else tr._("Partner")
                 head.add_row(Text(label, style="bold"), Flow(sides, gap=" "))
-        if info.deals is None:
-            title = tr._("{variant} · deal {number} · you are seat {seat}")
-        else:
-            title = tr._("{variant} · deal {number} of {deals} · you are seat {seat}")
-        title = title.format(
-            variant=info.variant, number=info.deal_number, deals=info.deals, seat=me
-        )
-        if info.rated:
-            title += " · " + tr._("rated")
+        title = table_title(view, info, tr)
         if compact:
             parts.append(Flow((Text(t, style="bold") for t in title.split(" · ")), gap=" · "))
             parts.append(head)

@@ -23,6 +23,7 @@ from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
 from sixtysix.service.facts import hand_order
 from sixtysix.table import wire
+from sixtysix.table.server import HINTS_AT_ONCE
 from sixtysix.table.settings import Settings
 from tests.table.server_helpers import OPERATOR, Conn, P, create, running
 
@@ -180,6 +181,10 @@ def test_a_page_acts_for_its_own_seat_only_and_gets_hints_at_a_test_table(tmp_pa
             assert hints["rows"] == sorted(hints["rows"], key=lambda r: -r["value"])
             await other.send({"type": "hint"})
             assert (await other.expect("error"))["code"] == "no_hint"
+            server.hints = HINTS_AT_ONCE  # every hint the server computes at once is taken
+            await pages[mover].send({"type": "hint"})
+            busy = await pages[mover].expect("error")
+            assert busy["code"] == "no_hint" and "busy" in busy["message"]
             await first.close()
             await second.close()
 

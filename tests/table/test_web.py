@@ -8,6 +8,7 @@ import asyncio
 import gzip
 import http.client
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -181,3 +182,29 @@ def test_every_page_word_is_in_both_languages() -> None:
     same = {"—", "Talon"}  # the same word in Turkish
     assert not [text for text in WORDS.values() if not turkish.has(text) and text not in same]
     assert setup("tr", get_registry())["words"]["leave"] == "Çık"
+
+
+def test_a_header_sent_twice_is_one_line_not_a_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two Hosts or two Origins: which did the browser mean? Refused with 400, nothing logged
+    as a failure."""
+
+    def raw(port: int, head: str) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+            conn.sendall(f"GET / HTTP/1.1\r\n{head}\r\n".encode())
+            return conn.recv(4096)
+
+    async def main() -> None:
+        async with running(tmp_path / "data") as (url, _):
+            port = port_of(url)
+            for head in (
+                f"Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n",
+                f"Host: 127.0.0.1:{port}\r\nOrigin: http://a.example\r\nOrigin: http://b\r\n",
+            ):
+                answer = await asyncio.to_thread(raw, port, head)
+                assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
+
+    with caplog.at_level("ERROR"):
+        asyncio.run(main())
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
