@@ -82,7 +82,7 @@ from sixtysix.table.wire import WireError
 
 #: Hints the server computes at once, all pages together: the bots' threads stay the
 #: tables'.
-HINTS_AT_ONCE = 2
+HINTS_AT_ONCE = 1
 #: Messages that change nothing a page draws: no ``board`` follows them.
 QUIET = ("chat", "error", "hints")
 log = logging.getLogger("sixtysix.server")
