@@ -23,7 +23,6 @@ from sixtysix.compiled.jit import jit
 from sixtysix.compiled.layout import (
     CLOSED,
     H0,
-    H1,
     LASTW,
     LEAD,
     LMARRY,
@@ -189,3 +188,8 @@ def play_random_games(variant: Variant, master: Seed, start: int, stop: int) -> 
             out,
         )
     return out
+
+
+def prepare(variant: Variant) -> None:
+    """Compile (or load from numba's cache) the kernels of the random games, by playing one."""
+    play_random_games(variant, Seed(0), 0, 1)

@@ -145,7 +145,7 @@ def play_random(
     the action chosen, and the outcome's reason and game points of seats 0 and 1."""
     import numpy as np  # the fast extra
 
-    from sixtysix.compiled import rules  # numba
+    from sixtysix.compiled import rules  # the fast extra
 
     position = pack(state)
     log = np.zeros((len(words) + 1, 2), dtype=np.int64)

@@ -215,19 +215,32 @@ def _duty(s: Any, hand: int) -> int:
     return hand
 
 
+#: The index of a single set bit ``b`` is ``_BIT_INDEX[(b * _DE_BRUIJN >> 58) & 63]``.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[(((1 << _i) * _DE_BRUIJN) & (2**64 - 1)) >> 58] = _i
+
+
+@jit
+def _cards(mask: int, out: Any, n: int) -> int:
+    """The cards of ``mask`` in ascending order into ``out[n:]``; returns the new count."""
+    while mask:
+        low = mask & -mask
+        out[n] = _BIT_INDEX[(low * _DE_BRUIJN >> 58) & 63]
+        n += 1
+        mask ^= low
+    return n
+
+
 @jit
 def _legal(s: Any, k: Any, out: Any) -> int:
     """The legal actions in engine order into ``out``; returns how many."""
     seat = s[TOACT]
     hand = s[H0 + seat]
-    n = 0
     if s[LEAD] >= 0:
-        mask = _duty(s, hand) if _strict(s, k) else hand
-        for c in range(NUM_CARDS):
-            if mask >> c & 1:
-                out[n] = c
-                n += 1
-        return n
+        return _cards(_duty(s, hand) if _strict(s, k) else hand, out, 0)
+    n = 0
     if s[LMARRY] >= 0:
         base = s[LMARRY] * 6
         for c in (base + 2, base + 3):
@@ -238,10 +251,7 @@ def _legal(s: Any, k: Any, out: Any) -> int:
             out[n] = CLAIM
             n += 1
         return n
-    for c in range(NUM_CARDS):
-        if hand >> c & 1:
-            out[n] = c
-            n += 1
+    n = _cards(hand, out, 0)
     if k[K_MARRIAGES] and (k[K_MARRY_AFTER_CLOSE] or not _strict(s, k)):
         for suit in range(4):
             kq = KQ[0] << (suit * 6)
