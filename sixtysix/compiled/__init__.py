@@ -11,7 +11,8 @@ Modules: :mod:`~.layout` (where each field of a packed position lies), :mod:`~.a
 allow-list), :mod:`~.position` (packing a deal and a variant's knobs), :mod:`~.rules` (legal
 actions, applying one, settling: numba), :mod:`~.shake` (the engine's SHAKE-256 draws, numba),
 :mod:`~.games` (random games dealt and played from a seed, numba) and :mod:`~.batch` (many
-deals stepped at once for learning). Importing this package imports neither numpy nor numba.
+deals stepped at once for learning, over :mod:`~.batch_layout`, :mod:`~.dealing`,
+:mod:`~.encoding` and :mod:`~.stepping`). Importing this package imports neither numpy nor numba.
 """
 
 from __future__ import annotations
