@@ -2,10 +2,11 @@
 
 The compiled two-player search (:mod:`sixtysix.bots.compiled`) and the simulator's compiled
 random games (:mod:`sixtysix.compiled.games`) are compiled by numba on their first use and kept
-in numba's on-disk cache; from then on every process loads them in a fraction of a second. Run this right after installing (the install instructions do) so that even the
-first game against the expert starts without that wait; ``sixtysix play`` otherwise starts the
-same preparation in the background (:func:`~sixtysix.bots.compiled.warm_up`). Without numba, or
-with ``SIXTYSIX_NO_NUMBA`` set, there is nothing to prepare.
+in numba's on-disk cache; from then on every process loads them in a fraction of a second. Run
+this right after installing (the install instructions do) so that even the first game against
+the expert starts without that wait; ``sixtysix play`` otherwise starts the same preparation in
+the background (:func:`~sixtysix.bots.compiled.warm_up`). Without numba, or with
+``SIXTYSIX_NO_NUMBA`` set, there is nothing to prepare.
 """
 
 from __future__ import annotations
