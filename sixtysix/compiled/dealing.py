@@ -92,12 +92,35 @@ def deal(
     """Deal episode ``episode`` of the environment with ``key`` into the position ``s``
     (cleared first), its shuffled deck into ``order``: the dealer, and the card the dealer
     shows for trump (dealt last to the dealer; -1 where a card is turned up)."""
-    m = deck.shape[0]
     base = _episode_path(path, 0, episode)
     draw(lanes, key, path, _with(path, base, _FIRST_DEALER))
     dealer = int(lanes[0] % np.uint64(2))
+    size = _with(path, base, _SHUFFLE)
+    last = deal_cards(s, lanes, key, path, size, deck, rounds, turnup_after, dealer, order, words)
+    return dealer, (last if s[TURNUP] < 0 else -1)
+
+
+@jit
+def deal_cards(
+    s: Any,
+    lanes: Any,
+    key: Any,
+    path: Any,
+    size: int,
+    deck: Any,
+    rounds: Any,
+    turnup_after: int,
+    dealer: int,
+    order: Any,
+    words: Any,
+) -> int:
+    """``Variant.deal`` for two seats into the position ``s`` (cleared first): ``deck``
+    shuffled as ``Seed.shuffled`` does with the words of the draw ``path[:size]`` of ``key``
+    (``order`` gets the shuffled deck), then dealt as ``deal_from_order`` deals it and the
+    deal started as ``DealState`` starts it. Returns the last card dealt to the dealer."""
+    m = deck.shape[0]
     # Seed.shuffled: for k, i in enumerate(range(m - 1, 0, -1)): swap i with w[k] % (i + 1).
-    draw(lanes, key, path, _with(path, base, _SHUFFLE))
+    draw(lanes, key, path, size)
     for w in range(0, m - 1, RATE_WORDS):
         if w:
             keccak_f(lanes)
@@ -135,7 +158,7 @@ def deal(
     s[LMARRY] = -1
     s[CLOSED] = -1
     s[LASTW] = -1
-    return dealer, (last if turnup < 0 else -1)
+    return last
 
 
 @jit

@@ -19,26 +19,18 @@ from typing import Any
 
 import numpy as np
 
+from sixtysix.compiled.dealing import PATH_BYTES, deal_cards, stream_word
 from sixtysix.compiled.jit import jit
 from sixtysix.compiled.layout import (
-    CLOSED,
-    H0,
-    LASTW,
-    LEAD,
-    LMARRY,
     RUNNING,
     SIZE,
-    TALON,
-    TLEN,
     TOACT,
     TR0,
     TR1,
-    TRUMP,
-    TURNUP,
 )
 from sixtysix.compiled.position import knobs
 from sixtysix.compiled.rules import _apply, _legal, _outcome, _valid
-from sixtysix.compiled.shake import RATE_WORDS, digits, draw, keccak_f
+from sixtysix.compiled.shake import RATE_WORDS, digits, draw
 from sixtysix.core.cards import iter_mask
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
@@ -48,30 +40,10 @@ COLUMNS = ("dealer", "reason", "game_points_0", "game_points_1", "points_0", "po
            "tricks_0", "tricks_1")  # fmt: skip
 DEALER, REASON, GP0, GP1, P0, P1, T0, T1 = range(len(COLUMNS))
 
-#: Words of one block of a random player's stream (``rng.Stream``).
-_STREAM_BLOCK = 32
-
 _GAME = np.frombuffer(b"child/game/", dtype=np.uint8)
 _BOT0 = np.frombuffer(b"child/bot/0", dtype=np.uint8)
 _BOT1 = np.frombuffer(b"child/bot/1", dtype=np.uint8)
 _SHUFFLE = np.frombuffer(b"deal/shuffle", dtype=np.uint8)
-_STREAM0 = np.frombuffer(b"bot/0/", dtype=np.uint8)
-_STREAM1 = np.frombuffer(b"bot/1/", dtype=np.uint8)
-
-
-@jit
-def _next_word(lanes: Any, key: Any, path: Any, at: Any, seat: int) -> Any:
-    """The next word of seat ``seat``'s stream: ``at[seat]`` counts the words drawn; a new
-    stream block is a new draw, its 18th word the second squeeze of that draw."""
-    n = at[seat]
-    pos = n % _STREAM_BLOCK
-    if pos == 0:
-        size = digits(n // _STREAM_BLOCK, path, 6)
-        draw(lanes, key, path, size)
-    elif pos == RATE_WORDS:
-        keccak_f(lanes)
-    at[seat] = n + 1
-    return lanes[pos % RATE_WORDS]
 
 
 @jit
@@ -88,10 +60,10 @@ def _play(
     key1 = np.zeros(4, dtype=np.uint64)
     path = np.zeros(40, dtype=np.uint8)
     path[: _GAME.shape[0]] = _GAME
-    path0 = np.zeros(16, dtype=np.uint8)
-    path0[:6] = _STREAM0
-    path1 = np.zeros(16, dtype=np.uint8)
-    path1[:6] = _STREAM1
+    path0 = np.zeros(PATH_BYTES, dtype=np.uint8)
+    path1 = np.zeros(PATH_BYTES, dtype=np.uint8)
+    shuffle_path = np.zeros(PATH_BYTES, dtype=np.uint8)
+    shuffle_path[: _SHUFFLE.shape[0]] = _SHUFFLE
     words = np.zeros(max(m - 1, 1) + RATE_WORDS, dtype=np.uint64)
     order = np.zeros(m, dtype=np.int64)
     s = np.zeros(SIZE, dtype=np.int64)
@@ -105,54 +77,21 @@ def _play(
         key0[:] = lanes[:4]
         draw(lanes, game_key, _BOT1, _BOT1.shape[0])
         key1[:] = lanes[:4]
-        # Seed.shuffled: for k, i in enumerate(range(m - 1, 0, -1)): swap i with w[k] % (i + 1).
-        draw(lanes, game_key, _SHUFFLE, _SHUFFLE.shape[0])
-        for w in range(0, m - 1, RATE_WORDS):
-            if w:
-                keccak_f(lanes)
-            words[w : w + RATE_WORDS] = lanes[:RATE_WORDS]
-        order[:] = deck
-        for j in range(m - 1):
-            i = m - 1 - j
-            r = int(words[j] % np.uint64(i + 1))
-            order[i], order[r] = order[r], order[i]
-        # deal_from_order for two seats: each round the forehand's cards, then the dealer's.
         dealer = index % 2
-        forehand = 1 - dealer
-        s[:] = 0
-        pos = 0
-        last = -1
-        turnup = -1
-        for rnd in range(rounds.shape[0]):
-            count = rounds[rnd]
-            for c in range(count):
-                s[H0 + forehand] |= 1 << order[pos + c]
-            pos += count
-            for c in range(count):
-                s[H0 + dealer] |= 1 << order[pos + c]
-            if count:
-                last = order[pos + count - 1]
-            pos += count
-            if rnd == turnup_after:
-                turnup = order[pos]
-                pos += 1
-        s[TLEN] = m - pos
-        s[TALON : TALON + m - pos] = order[pos:]
-        s[TURNUP] = turnup
-        s[TRUMP] = (turnup if turnup >= 0 else last) // 6
-        s[TOACT] = forehand
-        s[LEAD] = -1
-        s[LMARRY] = -1
-        s[CLOSED] = -1
-        s[LASTW] = -1
+        deal_cards(
+            s, lanes, game_key, shuffle_path, _SHUFFLE.shape[0], deck, rounds, turnup_after,
+            dealer, order, words,
+        )  # fmt: skip
         at[:] = 0
         code = RUNNING
         while code == RUNNING:
             n = _legal(s, k, acts)
-            if s[TOACT] == 0:
-                word = _next_word(lanes0, key0, path0, at, 0)
+            seat = s[TOACT]
+            if seat == 0:
+                word = stream_word(lanes0, key0, at[0], 0, path0)
             else:
-                word = _next_word(lanes1, key1, path1, at, 1)
+                word = stream_word(lanes1, key1, at[1], 1, path1)
+            at[seat] += 1
             code = _apply(s, k, acts[int(word % np.uint64(n))])
         reason, g0, g1 = _outcome(s, k, code)
         row = out[g]

@@ -167,15 +167,13 @@ def test_ranges_are_slices_of_one_run() -> None:
 def test_a_players_stream_is_the_engines_word_for_word() -> None:
     """Past the first squeeze (17 words) and the first block (32) of a stream: games rarely
     draw that many words, so the stream is compared alone."""
-    from sixtysix.compiled import games
+    from sixtysix.compiled.dealing import PATH_BYTES, stream_word
 
     seed = Seed(5).child(("game", 3)).child(("bot", 1))
     key = np.frombuffer(seed.key, dtype=np.uint64).copy()
     lanes = np.zeros(25, dtype=np.uint64)
-    path = np.zeros(16, dtype=np.uint8)
-    path[:6] = games._STREAM1
-    at = np.zeros(2, dtype=np.int64)
-    got = [int(games._next_word(lanes, key, path, at, 1)) for _ in range(100)]
+    path = np.zeros(PATH_BYTES, dtype=np.uint8)
+    got = [int(stream_word(lanes, key, i, 1, path)) for i in range(100)]
     stream = seed.stream(("bot", 1))
     assert got == [stream.next_word() for _ in range(100)]
 
