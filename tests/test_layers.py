@@ -112,14 +112,15 @@ ALLOWED: dict[str, set[str]] = {
     "i18n": {"core"},
     "plugins": {"core", "i18n", "bots"},
     "variants": {"core", "plugins"},
-    "bots": {"core", "i18n", "plugins", "protocol", "variants"},
+    "compiled": {"core", "variants"},
+    "bots": {"core", "i18n", "plugins", "protocol", "variants", "compiled"},
     "protocol": {"core", "plugins", "bots"},
-    "sim": {"core", "plugins", "bots", "variants"},
+    "sim": {"core", "plugins", "bots", "variants", "compiled"},
     "scaffold": {"__init__", "core"},
     "service": {"core", "i18n", "plugins", "bots", "variants"},
     "text": {"core", "i18n", "service"},
     "table": {"core", "i18n", "plugins", "bots", "protocol", "service"},
-    "envs": {"core", "i18n", "plugins", "bots", "service", "text"},
+    "envs": {"core", "i18n", "plugins", "bots", "service", "text", "compiled"},
     "play": {"core", "i18n", "plugins", "bots", "protocol", "service", "text", "table"},
     "cli": {
         "__init__",
@@ -135,7 +136,7 @@ ALLOWED: dict[str, set[str]] = {
         "play",
         "table",
     },
-    "testing": {"core", "plugins", "variants", "bots", "sim", "cli"},
+    "testing": {"core", "plugins", "variants", "compiled", "bots", "sim", "cli"},
 }
 
 

@@ -86,7 +86,7 @@ def raw(job: SimJob, games: int) -> Measure:
     fast = fast_path(job.variant, job.bots) if job.use_fast else None
     start, cpu = time.perf_counter(), time.process_time()
     if fast is not None:
-        fast(job.variant, job.master, 0, games)
+        fast.tallies(job.master, 0, games)
     else:
         for i in range(games):
             play_game(job.variant, job.bots, job.master, i)

@@ -1,11 +1,12 @@
 """``python -m sixtysix.bots.warm``: compile the expert's search now, once, after installing.
 
-The compiled two-player search (:mod:`sixtysix.bots.compiled`) is compiled by numba on its
-first use and kept in numba's on-disk cache; from then on every process loads it in a fraction
-of a second. Run this right after installing (the install instructions do) so that even the
-first game against the expert starts without that wait; ``sixtysix play`` otherwise starts the
-same preparation in the background (:func:`~sixtysix.bots.compiled.warm_up`). Without numba, or
-with ``SIXTYSIX_NO_NUMBA`` set, there is nothing to prepare.
+The compiled two-player search (:mod:`sixtysix.bots.compiled`) and the simulator's compiled
+random games (:mod:`sixtysix.compiled.games`) are compiled by numba on their first use and kept
+in numba's on-disk cache; from then on every process loads them in a fraction of a second. Run
+this right after installing (the install instructions do) so that even the first game against
+the expert starts without that wait; ``sixtysix play`` otherwise starts the same preparation in
+the background (:func:`~sixtysix.bots.compiled.warm_up`). Without numba, or with
+``SIXTYSIX_NO_NUMBA`` set, there is nothing to prepare.
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ def main() -> int:
     variant = SixtySix.configure(None, {})
     start = time.perf_counter()
     try:
+        from sixtysix.compiled import games  # the fast extra
+
         compiled.prepare(variant)
+        games.prepare(variant)
     except Exception as exc:  # numba's own errors have no common base
         line = tr._("numba could not compile the expert's search: {error}")
         print(line.format(error=exc), file=sys.stderr)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 PathPart = int | str
 #: A seed is any integer of up to this many digits (a 256-bit number has 78): the command line
@@ -85,21 +85,6 @@ class Seed:
         """An independent seed for a sub-task (a game of a simulation, a bot): a key drawn
         from this one, no value, so nothing in it recomputes this seed's other draws."""
         return Seed.from_key(self.bytes(("child", *path), 32), self.reproducible)
-
-
-def child_keys(key: bytes, path: Sequence[PathPart], last: Iterable[PathPart]) -> list[bytes]:
-    """The key of ``Seed.from_key(key).child((*path, x))`` for each ``x`` of ``last``, without
-    making the seeds (the vectorised simulator needs thousands)."""
-    prefix = key + b"|" + _encode(("child", *path)) + b"/"
-    shake = hashlib.shake_256
-    return [shake(prefix + str(x).encode()).digest(32) for x in last]
-
-
-def keys_bytes(keys: Iterable[bytes], path: Sequence[PathPart], size: int) -> list[bytes]:
-    """``Seed.from_key(k).bytes(path, size)`` for each key ``k``, without making the seeds."""
-    suffix = b"|" + _encode(path)
-    shake = hashlib.shake_256
-    return [shake(k + suffix).digest(size) for k in keys]
 
 
 class Stream:

@@ -50,6 +50,8 @@ __all__ = [
 ADAPTERS: dict[str, tuple[str, ...]] = {
     "sixtysix.envs.pettingzoo_env": ("pettingzoo_env",),
     "sixtysix.envs.gym_env": ("gym_env",),
+    "sixtysix.envs.batched": ("batch_env",),
+    "sixtysix.envs.vector": ("vector_env",),
     "sixtysix.envs.openspiel_game": ("openspiel_game", "register_openspiel_games"),
 }
 _adapters = {m: importlib.import_module(m) for m in ADAPTERS if find_spec(m) is not None}

@@ -236,7 +236,7 @@ def _pool_context() -> multiprocessing.context.BaseContext:
                 "sixtysix.sim.jobs",
                 "sixtysix.sim.tournament",
                 "sixtysix.sim.duel",
-                "sixtysix.sim.fast_two_hand",
+                "sixtysix.compiled.games",
             ]
         )
         _start_forkserver_ignoring_sigint()

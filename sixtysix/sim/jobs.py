@@ -1,7 +1,7 @@
 """A simulation run: what one chunk of games does in a worker, and the driver around it.
 
-:func:`play_sim_chunk` is the kernel the backends run. It plays games ``start..stop-1`` (on
-the vectorised path when it applies), totals them into a :class:`Summary` and, when the run
+:func:`play_sim_chunk` is the kernel the backends run. It plays games ``start..stop-1`` (by
+the compiled rules when they apply), totals them into a :class:`Summary` and, when the run
 writes output, encodes their rows; only those small totals and the encoded rows travel back.
 :func:`run_simulation` hands the chunks out, writes the rows as they arrive, merges the totals
 and keeps everything finished when the run is stopped.
@@ -46,7 +46,7 @@ class SimJob:
 
     @property
     def fast(self) -> bool:
-        """Whether the vectorised path plays these games."""
+        """Whether the compiled rules play these games."""
         return self.use_fast and fast_path(self.variant, self.bots) is not None
 
     def info(self, bot_names: list[str] | None = None) -> RunInfo:
@@ -78,7 +78,7 @@ def play_games(job: SimJob, start: int, stop: int) -> tuple[list[GameResult], li
     fast = fast_path(job.variant, job.bots) if job.use_fast else None
     if fast is not None:
         t0 = time.perf_counter()
-        results = fast(job.variant, job.master, start, stop)
+        results = fast.results(job.master, start, stop)
         each = (time.perf_counter() - t0) / max(1, stop - start)
         return results, [each] * len(results)
     results = []
@@ -95,8 +95,15 @@ def play_sim_chunk(job: SimJob, start: int, stop: int) -> SimChunk:
     """The kernel: play, total and (if asked) encode games ``start..stop-1``."""
     t0 = time.perf_counter()
     c0 = time.process_time()
-    results, durations = play_games(job, start, stop)
     summary = Summary(job.variant.seats)
+    fast = fast_path(job.variant, job.bots) if job.use_fast else None
+    if fast is not None and job.encoder is None:
+        for reason, game_points, count in fast.tallies(job.master, start, stop):
+            summary.add_game(reason, game_points, count)
+        return SimChunk(
+            start, stop, time.perf_counter() - t0, summary, None, time.process_time() - c0
+        )
+    results, durations = play_games(job, start, stop)
     summary.add_outcomes(r.outcome for r in results)
     summary.add_faults(f for r in results for f in r.faults)
     payload = None

@@ -13,7 +13,7 @@ A row (format ``sixtysix-sim/1``) holds everything needed to play its game again
   ``name:key=value,...``;
 - ``dealer``: the dealer's seat;
 - ``reason``, ``game_points``, ``points``, ``tricks``: the result, as in a replay's ``result``;
-- ``duration``: seconds spent on the game; on the vectorised path, which plays whole batches
+- ``duration``: seconds spent on the game; on the compiled path, which plays whole batches
   at once, the batch's time divided by its games;
 - ``faults``: only when a player faulted (the game then ended by forfeit), the list of
   ``{"seat": S, "kind": K}`` (``kind`` one of :class:`~sixtysix.core.faults.FaultKind`). In

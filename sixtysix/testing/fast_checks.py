@@ -1,10 +1,10 @@
-"""Checks of the fast paths against the generic engine, for a variant that one applies to.
+"""Checks of the compiled rules against the generic engine, for a variant they play.
 
-The two-player games have dedicated copies of their rules for speed: the vectorised simulator
-(:mod:`sixtysix.sim.fast_two_hand`, numpy) and the compiled search
-(:mod:`sixtysix.bots.compiled`, numba). Whenever one of them takes a variant's games, these
-checks hold it to the engine game by game: the same simulated games, the same legal actions
-and scores in compiled play, the same action values as the generic search in endgames.
+The two-player games have one compiled statement of their rules for speed
+(:mod:`sixtysix.compiled`, numba), under the simulator's random games and the expert's search.
+Whenever it takes a variant's games, these checks hold it to the engine game by game: the same
+simulated games, the same legal actions and outcomes in compiled play, the same action values
+as the generic search in endgames.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from sixtysix.bots import compiled
 from sixtysix.bots.base import Bot
 from sixtysix.bots.players.random_bot import RandomBot
-from sixtysix.bots.search.solver import Solver, deal_value, fast_copy
+from sixtysix.bots.search.solver import Solver, fast_copy
+from sixtysix.compiled.position import play_random as play_compiled
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -29,7 +30,7 @@ def _random_bots(variant: Variant) -> list[tuple[type[Bot], dict[str, str]]]:
 
 
 def fast_simulation_applies(variant: Variant) -> bool:
-    """Whether the simulator plays ``variant``'s random games on its vectorised path."""
+    """Whether the simulator plays ``variant``'s random games on the compiled rules."""
     return fast_path(variant, _random_bots(variant)) is not None
 
 
@@ -39,17 +40,17 @@ def compiled_search_applies(variant: Variant) -> bool:
 
 
 def check_fast_simulation(variant: Variant, seed: Seed, games: int = 64) -> None:
-    """The vectorised simulator plays exactly the generic engine's games, one by one."""
+    """The compiled random games are exactly the generic engine's games, one by one."""
     bots = _random_bots(variant)
-    batch = fast_path(variant, bots)
-    if batch is None:
+    fast = fast_path(variant, bots)
+    if fast is None:
         return
-    for f in batch(variant, seed, 0, games):
+    for f in fast.results(seed, 0, games):
         g = play_game(variant, bots, seed, f.index)
         if g != f:
             raise fail(
                 f"{describe(variant)}: simulated game {g.index} differs between the generic"
-                f" engine ({g.outcome}) and the vectorised fast path ({f.outcome})"
+                f" engine ({g.outcome}) and the compiled rules ({f.outcome})"
             )
 
 
@@ -67,7 +68,7 @@ def check_compiled_play(variant: Variant, seed: Seed, deals: int = 8) -> None:
         steps = 0
         while not state.is_over:
             words = [w >> 32 for w in seed.words(("compiled", d, steps), 64)]
-            moves, values = compiled.play_random(variant, state, words)
+            moves, (reason, *game_points) = play_compiled(variant, state, words)
             ref = fast_copy(state)
             for i, (count, action) in enumerate(moves):
                 legal = ref.legal_actions()
@@ -77,10 +78,14 @@ def check_compiled_play(variant: Variant, seed: Seed, deals: int = 8) -> None:
                         f" offer {count} actions and play {action}, the engine {legal}"
                     )
                 ref.apply_legal(action)
-            if not ref.is_over or values != (deal_value(ref, 0), deal_value(ref, 1)):
+            outcome = ref.outcome
+            if outcome is None or (reason, tuple(game_points)) != (
+                outcome.reason,
+                outcome.game_points,
+            ):
                 raise fail(
                     f"{where}: deal {d} after {steps} actions: the compiled rules score"
-                    f" {values}, the engine {ref.outcome}"
+                    f" {reason} {game_points}, the engine {outcome}"
                 )
             if _endgame(state):
                 _check_endgame(search, state, f"{where}: deal {d}")

@@ -4,20 +4,15 @@ The two games settle a deal the same way except for a few switches, held in one 
 :class:`TwoHandScoring` that each variant builds from its options (:meth:`make_scoring`):
 where a winning closer's scale is read (final points or the moment of closing), what a failed
 close and a false claim cost, and who takes a deal nobody won with 66. The engine's
-:meth:`~TwoHandVariant.settle`, the vectorised simulator and the compiled search all read it.
+:meth:`~TwoHandVariant.settle` and the compiled rules (:mod:`sixtysix.compiled`) both read it.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from sixtysix.core.cards import NUM_CARDS
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome, Reason, schneider_scale
-from sixtysix.core.rules import Rules, Sides
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.variants.common import FamilyOptions
@@ -135,7 +130,7 @@ class TwoHandVariant(Variant):
 
 
 #: The methods that score a two-hand deal; a subclass that overrides one of them scores
-#: differently from the fast paths' copy of :meth:`TwoHandVariant.settle`.
+#: differently from the compiled rules' copy of :meth:`TwoHandVariant.settle`.
 SCORING_METHODS = ("settle", "_scale", "_closing_scale", "_failed_close", "_tie_reason")
 
 
@@ -145,95 +140,3 @@ def overridden_scoring(variant: Variant) -> frozenset[str]:
     return frozenset(
         m for m in SCORING_METHODS if getattr(cls, m) is not getattr(TwoHandVariant, m)
     )
-
-
-#: Which values of one :class:`Rules` knob a fast path implements.
-Allowed = Callable[[Any], bool]
-
-
-def _one_of(*values: object) -> Allowed:
-    return lambda v: v in values
-
-
-def _int_in(lo: int, hi: int) -> Allowed:
-    return lambda v: isinstance(v, int) and lo <= v <= hi
-
-
-def _ints_in(lo: int, hi: int) -> Allowed:
-    return lambda v: isinstance(v, tuple) and all(isinstance(x, int) and lo <= x <= hi for x in v)
-
-
-def _optional(allowed: Allowed) -> Allowed:
-    return lambda v: v is None or allowed(v)
-
-
-def _anything(_: object) -> bool:
-    return True
-
-
-_FLAG = _one_of(False, True)
-#: Sums of points stay exact in int64: card points (<= 120) + marriages (<= 100) + a bonus.
-_INT32 = _int_in(-(2**31), 2**31)
-
-#: Every :class:`Rules` field, with the values the dedicated copies of the two-player rules
-#: (the vectorised simulator, the compiled search) implement: an allow-list. A field missing
-#: here, or a value outside its set, sends the game to the generic engine
-#: (:func:`plain_two_hand`); ``tests/variants/test_two_hand_fast_rules.py`` fails when a new
-#: field has not been entered.
-FAST_RULES: Mapping[str, Allowed] = {
-    "seats": _one_of(2),
-    "deck": lambda v: isinstance(v, int) and v >> NUM_CARDS == 0,
-    "deal_rounds": _ints_in(0, NUM_CARDS),
-    "turnup_after_round": _optional(_int_in(0, NUM_CARDS)),
-    "trump_from_dealer_last": _FLAG,
-    "trump_call": _one_of(False),
-    "call_after": _anything,  # read only with trump_call
-    "trump_below": _one_of(False),
-    "partner_call": _one_of(False),
-    "sides": _one_of(Sides.SEATS),
-    "strict_always": _FLAG,
-    "marriages": _FLAG,
-    "marriage_after_close": _FLAG,
-    "exchange": _FLAG,
-    "exchange_rank": _int_in(0, 5),  # a rank of the trump suit
-    "exchange_min_talon": _INT32,  # only compared
-    "exchange_needs_trick": _FLAG,
-    "exchange_anytime": _one_of(False),
-    "closing": _FLAG,
-    "close_needs_trick": _FLAG,
-    "manual_claim": _FLAG,
-    "last_trick_bonus": _INT32,
-    "must_overtrump": _FLAG,  # two cards a trick: a follower never meets a trump to overtop
-    "concession": _one_of(False),
-    "concede_points": _anything,  # read only with concession
-    "winning_points": _INT32,  # only compared
-    "open_scores": _FLAG,  # what people are shown, not how the game is played
-}
-
-#: The compiled search's narrower sets: its transposition key packs each seat's last-trick
-#: bonus into 8 bits.
-COMPILED_RULES: Mapping[str, Allowed] = {**FAST_RULES, "last_trick_bonus": _int_in(0, 255)}
-
-
-def fast_rules(rules: Rules, allowed: Mapping[str, Allowed] = FAST_RULES) -> bool:
-    """Whether every field of ``rules`` is in ``allowed`` with an allowed value, and trump is
-    turned up after a round that is dealt, or shown from the dealer's last card."""
-    for field in dataclasses.fields(rules):
-        test = allowed.get(field.name)
-        if test is None or not test(getattr(rules, field.name)):
-            return False
-    turnup = rules.turnup_after_round
-    if turnup is None:
-        return bool(rules.trump_from_dealer_last)
-    return turnup < len(rules.deal_rounds)
-
-
-def plain_two_hand(variant: Variant, allowed: Mapping[str, Allowed] = FAST_RULES) -> bool:
-    """Whether ``variant`` is a two-hand game that the dedicated copies of the two-player
-    rules (the vectorised simulator, the compiled search) can play: a
-    :class:`TwoHandVariant` on the generic engine (``new_deal`` not overridden) whose rules
-    pass :func:`fast_rules` with ``allowed``.
-    """
-    if not isinstance(variant, TwoHandVariant) or type(variant).new_deal is not Variant.new_deal:
-        return False
-    return fast_rules(variant.rules, allowed)

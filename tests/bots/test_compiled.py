@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 
 from sixtysix.bots import compiled
 from sixtysix.bots.search.solver import Solver, deal_value, fast_copy
+from sixtysix.compiled.position import knobs, pack, play_random
 from sixtysix.core.outcome import DealEnd, Outcome
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
+from sixtysix.variants.two_hand import TwoHandVariant
 from tests.bots.test_solver import make, minimax, small_position, some_position
 
 pytestmark = pytest.mark.skipif(
@@ -56,14 +58,14 @@ def check_playout(variant: Variant, state: DealState, rnd: random.Random) -> Non
     """The compiled rules offer the engine's legal actions at every step and end the deal
     with the engine's score."""
     words = [rnd.getrandbits(32) for _ in range(64)]
-    moves, values = compiled.play_random(variant, state, words)
+    moves, (reason, *game_points) = play_random(variant, state, words)
     ref = fast_copy(state)
     for i, (count, action) in enumerate(moves):
         legal = ref.legal_actions()
         assert (count, action) == (len(legal), legal[words[i] % len(legal)]), f"move {i}"
         ref.apply_legal(action)
-    assert ref.phase == Phase.OVER
-    assert values == (deal_value(ref, 0), deal_value(ref, 1)), ref.outcome
+    assert ref.phase == Phase.OVER and ref.outcome is not None
+    assert (reason, tuple(game_points)) == (ref.outcome.reason, ref.outcome.game_points)
 
 
 @pytest.mark.parametrize(("name", "options"), CONFIGS)
@@ -197,7 +199,7 @@ def test_schnapsen_is_solved_exactly_from_the_first_trick() -> None:
     assert all(v == int(v) and -3 <= v <= 3 for v in values.values())
 
 
-class _HouseScoring(compiled.TwoHandVariant):
+class _HouseScoring(TwoHandVariant):
     """A third-party variant with its own scoring: the compiled copy must not guess it."""
 
     name: ClassVar[str] = "house"
@@ -226,11 +228,11 @@ def test_the_horizon_evaluation_is_the_generic_searchs(
     name: str, options: dict[str, object]
 ) -> None:
     """The compiled search values its horizon with the generic search's fitted evaluation."""
-    from sixtysix.bots import _kernels
+    from sixtysix.bots import _search_kernels
     from sixtysix.bots.search.solver import evaluate
 
     variant = make(name, options)
-    k, w = compiled.knobs(variant), compiled.weights(variant)
+    k, w = knobs(variant), compiled.weights(variant)
     rnd = random.Random(8)
     checked = 0
     while checked < 60:
@@ -238,7 +240,7 @@ def test_the_horizon_evaluation_is_the_generic_searchs(
         if state is None or state.closed_by >= 0:
             continue  # after a close the compiled search never stops at a horizon
         for seat in range(2):
-            got = _kernels._evaluate(compiled.pack(state), k, w, seat)
+            got = _search_kernels._evaluate(pack(state), k, w, seat)
             assert got == pytest.approx(evaluate(state, seat)), f"seat {seat}"
         checked += 1
 

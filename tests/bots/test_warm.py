@@ -49,8 +49,8 @@ for n in range(2):
         else:
             action = rnd.choice(state.legal_actions())
         state.apply(action)
-from sixtysix.bots import _kernels
-stats = _kernels._root.stats
+from sixtysix.bots import _search_kernels
+stats = _search_kernels._root.stats
 print(json.dumps({
     "started": started,
     "choices": choices,
@@ -85,7 +85,7 @@ def test_the_warm_up_fills_a_fresh_cache_and_changes_no_choice(tmp_path: Path) -
     cold = games("race", cache)
     assert cold["started"] is True
     assert cold["misses"] == 1 and cold["hits"] == 0  # compiled here: the cache was empty
-    assert any(p.name.startswith("_kernels._root") for p in cache.rglob("*.nbi"))
+    assert any(p.name.startswith("_search_kernels._root") for p in cache.rglob("*.nbi"))
     warm_run = games("plain", cache)
     assert warm_run["hits"] == 1 and warm_run["misses"] == 0  # loaded, not compiled again
     assert warm_run["choices"] == cold["choices"]
@@ -104,7 +104,7 @@ def test_the_install_step_compiles_into_an_empty_cache(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "Uzmanın derlenmiş araması hazır" in done.stdout
     names = {p.name.split("-")[0] for p in cache.rglob("*.nbi")}
-    assert {"_kernels._root", "_kernels._search", "_rule_kernels._apply"} <= names
+    assert {"_search_kernels._root", "_search_kernels._search", "rules._apply"} <= names
 
 
 def test_without_numba_nothing_is_prepared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,16 +191,16 @@ def test_kernels_compile_uncached_where_no_cache_can_be_written(
     """numba refuses ``cache=True`` when no cache directory is writable (read-only
     site-packages, no writable home): the kernels are then compiled in each process instead."""
     pytest.importorskip("numba")
-    from sixtysix.bots import _rule_kernels
+    from sixtysix.compiled import jit
 
     def refuse(fn: object) -> object:
         raise RuntimeError("cannot cache function 'f': no locator available for file 'f.py'")
 
-    monkeypatch.setattr(_rule_kernels, "_njit", refuse)
+    monkeypatch.setattr(jit, "_njit", refuse)
 
     def double(x: int) -> int:
         return 2 * x
 
-    kernel = _rule_kernels.jit(double)
+    kernel = jit.jit(double)
     assert kernel(21) == 42
     assert kernel.py_func is double  # type: ignore[attr-defined]  # numba's, only not cached

@@ -278,25 +278,38 @@ def test_bot_without_seeded_randomness_is_caught() -> None:
         check_bot_reproducible(_MoodyBot, variant, Seed(3), deals=3)
 
 
-def test_a_vectorised_simulator_that_disagrees_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = pytest.importorskip("sixtysix.sim.fast_two_hand_batch")  # where the play reads it
-    monkeypatch.setattr(fast, "MARRIAGE_POINTS", 21)
-    with pytest.raises(ConformanceError, match="vectorised fast path"):
+def test_compiled_games_that_disagree_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sixtysix.compiled import available
+    from sixtysix.compiled.games import GP0
+    from sixtysix.sim.random_games import RandomGames
+
+    if not available():
+        pytest.skip("needs numba")
+    real = RandomGames.rows
+
+    def one_point_more(self: RandomGames, master: Any, start: int, stop: int) -> Any:
+        rows = real(self, master, start, stop)
+        rows[len(rows) // 2, GP0] += 1
+        return rows
+
+    monkeypatch.setattr(RandomGames, "rows", one_point_more)
+    with pytest.raises(ConformanceError, match="compiled rules"):
         run(House, "fast_simulation")
 
 
 def test_compiled_rules_that_disagree_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sixtysix.bots import compiled
+    from sixtysix.compiled import available, position
+    from sixtysix.compiled.layout import K_GOAL
 
-    if not compiled.available():
+    if not available():
         pytest.skip("needs numba")
-    real = compiled.knobs
+    real = position.knobs
 
     def wrong_goal(variant: Any) -> Any:
         k = real(variant)
-        k[compiled.K_GOAL] -= 6
+        k[K_GOAL] -= 6
         return k
 
-    monkeypatch.setattr(compiled, "knobs", wrong_goal)
+    monkeypatch.setattr(position, "knobs", wrong_goal)
     with pytest.raises(ConformanceError, match="compiled"):
         run(House, "compiled_play")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from sixtysix.bots.players.heuristic import decide
 from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.bots.search.solver import Solver
+from sixtysix.compiled.allowed import supports
 from sixtysix.core.actions import CLOSE, EXCHANGE, NUM_CARDS
 from sixtysix.core.cards import parse_card
 from sixtysix.core.errors import IllegalActionError
@@ -21,9 +22,9 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.i18n import Translator
 from sixtysix.service.explain import why_illegal
+from sixtysix.sim.random_games import applies
 from sixtysix.sim.simulate import BotSpec, iter_chunks, play_game, play_one
 from sixtysix.variants.sixtysix import SixtySix
-from sixtysix.variants.two_hand import plain_two_hand
 from tests.helpers import act, deal, legal, position
 
 C = parse_card
@@ -274,13 +275,11 @@ def test_fast_paths_refuse_the_option() -> None:
     from sixtysix.bots import compiled
 
     variant = v66(**ANYTIME)
-    assert plain_two_hand(v66()) and not plain_two_hand(variant)
+    assert supports(v66()) and not supports(variant)
     assert not compiled.supports(variant)
-    fast = pytest.importorskip("sixtysix.sim.fast_two_hand")
-    assert fast.supports(v66(), BOTS) and not fast.supports(variant, BOTS)
-    # The match format does not change a deal: those deals keep both fast paths.
-    assert fast.supports(v66(match="four_deals"), BOTS)
-    assert compiled.supports(v66(match="four_deals"))
+    assert not applies(variant, BOTS)
+    # The match format does not change a deal: those deals stay compiled.
+    assert supports(v66(match="four_deals"))
 
 
 def test_simulation_with_the_option_is_the_generic_engines() -> None:

@@ -1,5 +1,5 @@
-"""The fast paths' allow-list of rule knobs: every :class:`Rules` field is decided, and a knob
-(or a value) the fast paths do not implement sends the game to the generic engine."""
+"""The compiled rules' one allow-list: every :class:`Rules` field is decided, and a knob (or a
+value) they do not implement sends the game to the generic engine, everywhere."""
 
 from __future__ import annotations
 
@@ -7,22 +7,16 @@ import dataclasses
 
 import pytest
 
-from sixtysix.bots import compiled
 from sixtysix.bots.players.random_bot import RandomBot
+from sixtysix.compiled.allowed import RULES, deals_supported, rules_allowed, supports
+from sixtysix.compiled.layout import CARDS_OUT, FALSE_CLAIM, REACHED, RUNNING
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import EndCode, EndKind
-from sixtysix.core.rng import Seed, child_keys, keys_bytes
 from sixtysix.core.rules import Rules
 from sixtysix.sim.simulate import BotSpec, fast_path
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix
-from sixtysix.variants.two_hand import (
-    COMPILED_RULES,
-    FAST_RULES,
-    TwoHandScoring,
-    fast_rules,
-    plain_two_hand,
-)
+from sixtysix.variants.two_hand import TwoHandScoring
 
 BOTS: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
 
@@ -36,7 +30,7 @@ ExtendedRules = dataclasses.make_dataclass(
 
 
 class SixtySixWithKnob(SixtySix):
-    """66 whose rules carry a knob the fast paths know nothing of, switched on."""
+    """66 whose rules carry a knob the compiled rules know nothing of, switched on."""
 
     def make_rules(self, options: Options) -> Rules:
         base = super().make_rules(options)
@@ -46,33 +40,33 @@ class SixtySixWithKnob(SixtySix):
 
 
 def test_every_rules_field_is_decided() -> None:
-    """Adding a Rules field fails here until the allow-list says what the fast paths do with
-    it (an entry with the values they implement, or ``_one_of(default)``)."""
-    names = {f.name for f in dataclasses.fields(Rules)}
-    assert set(FAST_RULES) == names
-    assert set(COMPILED_RULES) == names
+    """Adding a Rules field fails here until the allow-list says what the compiled rules do
+    with it (an entry with the values they implement, or ``_one_of(default)``)."""
+    assert set(RULES) == {f.name for f in dataclasses.fields(Rules)}
 
 
-def test_the_shipped_two_hand_games_keep_their_fast_paths() -> None:
-    for variant in (SixtySix(), Schnapsen(), SixtySix.configure("classic")):
-        assert plain_two_hand(variant)
-        assert compiled.supports(variant)
-    assert plain_two_hand(SixtySix.configure(None, {"talonless": True}))
+def test_the_shipped_two_hand_games_are_compiled() -> None:
+    for variant in (
+        SixtySix(),
+        Schnapsen(),
+        SixtySix.configure("classic"),
+        SixtySix.configure(None, {"talonless": True}),
+        Schnapsen.configure(None, {"claim": "manual"}),
+    ):
+        assert supports(variant) and deals_supported(variant)
 
 
-def test_an_unknown_knob_sends_both_fast_paths_to_the_engine() -> None:
+def test_an_unknown_knob_sends_every_fast_path_to_the_engine() -> None:
     variant = SixtySixWithKnob()
     assert dataclasses.asdict(variant.rules)["double_marriages"] is True
-    assert not fast_rules(variant.rules)
-    assert not plain_two_hand(variant)
-    assert not compiled.supports(variant)
-    fast = pytest.importorskip("sixtysix.sim.fast_two_hand")
-    assert not fast.supports(variant, BOTS)
-    with pytest.raises(ValueError, match="does not play"):
-        fast.simulate_batch(variant, Seed(1), 0, 4)
+    assert not rules_allowed(variant.rules)
+    assert not supports(variant)
+    from sixtysix.compiled.position import knobs
+
+    with pytest.raises(ValueError, match="do not play"):
+        knobs(variant)
     # The simulation driver plays such a game on the generic engine.
     assert fast_path(variant, BOTS) is None
-    assert fast_path(SixtySix(), BOTS) is fast.simulate_batch
 
 
 @pytest.mark.parametrize(
@@ -90,23 +84,17 @@ def test_an_unknown_knob_sends_both_fast_paths_to_the_engine() -> None:
         {"turnup_after_round": None},  # no turn-up and no shown trump
         {"winning_points": 2**40},
         {"deck": 1 << 30},
+        {"last_trick_bonus": 256},
+        {"last_trick_bonus": -1},
     ],
 )
 def test_a_value_outside_the_allowed_set_is_refused(change: dict[str, object]) -> None:
     rules = dataclasses.replace(SixtySix().rules, **change)  # type: ignore[arg-type]
-    assert not fast_rules(rules)
-    assert not fast_rules(rules, COMPILED_RULES)
-
-
-def test_the_compiled_search_has_narrower_sets() -> None:
-    rules = dataclasses.replace(SixtySix().rules, last_trick_bonus=300)
-    assert fast_rules(rules)
-    assert not fast_rules(rules, COMPILED_RULES)
+    assert not rules_allowed(rules)
 
 
 def test_one_end_code_per_end_kind() -> None:
-    """The fast paths' integer end kinds are EndCode's, one for each EndKind."""
-    from sixtysix.bots._layout import CARDS_OUT, FALSE_CLAIM, REACHED, RUNNING
+    """The compiled rules' integer end kinds are EndCode's, one for each EndKind."""
 
     assert [code.kind for code in EndCode if code != EndCode.RUNNING] == list(EndKind)
     assert (RUNNING, REACHED, FALSE_CLAIM, CARDS_OUT) == (
@@ -128,17 +116,3 @@ def test_each_two_hand_variant_builds_one_frozen_scoring() -> None:
     )
     with pytest.raises(dataclasses.FrozenInstanceError):
         SixtySix().scoring.tie_draw = True  # type: ignore[misc]
-
-
-def test_bulk_hashing_gives_the_seeds_bytes() -> None:
-    """The vectorised simulator hashes through core.rng's bulk helpers: the same bytes as
-    Seed.child and Seed.bytes."""
-    master = Seed(7)
-    keys = child_keys(master.key, ("game",), range(3, 6))
-    assert keys == [master.child(("game", i)).key for i in range(3, 6)]
-    assert keys_bytes(keys, ("bot", 1, 0), 24) == [
-        Seed.from_key(k).bytes(("bot", 1, 0), 24) for k in keys
-    ]
-    assert keys_bytes(keys, ("child", "bot", 0), 32) == [
-        Seed.from_key(k).child(("bot", 0)).key for k in keys
-    ]

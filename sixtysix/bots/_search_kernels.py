@@ -1,10 +1,10 @@
 """The compiled search kernels of :mod:`sixtysix.bots.compiled` (numba; imported on first use):
-the leaf evaluation, move ordering, alpha-beta search, the root, and random play-outs.
+the leaf evaluation, move ordering, alpha-beta search and the root.
 
 Kept apart so that importing the expert, listing the bots or running a simulation does not
 pay for importing numba (about 0.3 s); see :mod:`sixtysix.bots.compiled` for what these
-functions compute and why they exist. The rules they walk are :mod:`sixtysix.bots._rule_kernels`;
-the position's fields are those of :mod:`sixtysix.bots._layout`.
+functions compute and why they exist. The rules they walk are those of
+:mod:`sixtysix.compiled.rules`, on the positions of :mod:`sixtysix.compiled.layout`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from sixtysix.bots._layout import (
+from sixtysix.compiled.jit import jit
+from sixtysix.compiled.layout import (
     BO0,
     BO1,
     CLC0,
@@ -45,13 +46,12 @@ from sixtysix.bots._layout import (
     TRUMP,
     TURNUP,
 )
-from sixtysix.bots._rule_kernels import (
+from sixtysix.compiled.rules import (
     _POINTS,
     _apply,
     _legal,
     _settle,
     _strict,
-    jit,
 )
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.cards import NUM_CARDS, POINTS
@@ -377,21 +377,3 @@ def _root(
             else:
                 out_values[i] = _evaluate(child, k, w, me)
     return n, done_depth, counters[0]
-
-
-@jit
-def _play_random(s: Any, k: Any, words: Any, log: Any) -> int:
-    """Play ``s`` out with action ``legal[word % count]`` per move (for the tests): the
-    end code; ``log`` gets, per move, the legal count and the chosen action."""
-    acts = np.empty(32, dtype=np.int64)
-    i = 0
-    while True:
-        n = _legal(s, k, acts)
-        a = acts[words[i] % n]
-        log[i, 0] = n
-        log[i, 1] = a
-        code = _apply(s, k, a)
-        i += 1
-        if code != RUNNING:
-            log[i, 0] = -1
-            return code

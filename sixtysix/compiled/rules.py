@@ -1,20 +1,20 @@
-"""The rules of a two-hand deal, compiled (numba): legal actions, applying one, the end score.
+"""The two-player rules compiled (numba): legal actions, applying one, settling a deal.
 
-Why a module of its own: these kernels restate the engine's rules on a packed state
-(:func:`sixtysix.bots.compiled.pack`, laid out as :mod:`sixtysix.bots._layout` says), apart
-from the search that walks them (:mod:`sixtysix.bots._kernels`, which imports them; imported on
-first use, like it).
+The one compiled statement of the rules, on a packed position
+(:func:`sixtysix.compiled.position.pack`, laid out as :mod:`sixtysix.compiled.layout` says):
+the random games, the batched environments and the expert's search all walk these kernels.
+Each restates a part of the engine (named in its docstring); ``tests/compiled/`` holds them to
+it move by move and game by game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-import numba
 import numpy as np
 
-from sixtysix.bots._layout import (
+from sixtysix.compiled.jit import jit
+from sixtysix.compiled.layout import (
     BO0,
     CARDS_OUT,
     CLC0,
@@ -47,6 +47,12 @@ from sixtysix.bots._layout import (
     LEAD,
     LMARRY,
     MP0,
+    R_DRAW,
+    R_FAILED_CLOSE,
+    R_FALSE_CLAIM,
+    R_LAST_TRICK,
+    R_PLAYED_OUT,
+    R_REACHED,
     REACHED,
     RUNNING,
     TALON,
@@ -60,22 +66,7 @@ from sixtysix.bots._layout import (
 from sixtysix.core.actions import CLAIM, CLOSE, EXCHANGE, MARRY
 from sixtysix.core.cards import KQ, MARRIAGE_POINTS, NUM_CARDS, POINTS, TRUMP_MARRIAGE_POINTS
 
-_F = TypeVar("_F", bound=Callable[..., Any])
-
 _POINTS = np.array(POINTS, dtype=np.int64)
-
-_njit = numba.njit(cache=True, nogil=True)
-
-
-def jit(fn: _F) -> _F:
-    """numba's ``njit``, typed for mypy (the kernels keep their Python signatures); cached on
-    disk where numba finds a writable cache directory, else compiled anew in each process
-    (numba refuses ``cache=True`` outright when neither the source's ``__pycache__``, the user
-    cache directory nor ``NUMBA_CACHE_DIR`` can be written)."""
-    try:
-        return cast(_F, _njit(fn))
-    except RuntimeError:  # "cannot cache function ...: no locator available"
-        return cast(_F, numba.njit(nogil=True)(fn))
 
 
 @jit
@@ -121,8 +112,10 @@ def _failed_close(s: Any, k: Any, opponent: int) -> int:
 
 
 @jit
-def _settle(s: Any, k: Any, code: int, me: int) -> int:
-    """Game points of ``me`` minus the opponent's for a finished deal."""
+def _outcome(s: Any, k: Any, code: int) -> tuple[int, int, int]:
+    """:meth:`TwoHandVariant.settle <sixtysix.variants.two_hand.TwoHandVariant.settle>` of a
+    finished deal (``code``, from :func:`_apply`): the reason code (``layout.R_*``) and each
+    seat's game points."""
     kind = code // 2
     seat = code % 2
     g0 = 0
@@ -131,17 +124,20 @@ def _settle(s: Any, k: Any, code: int, me: int) -> int:
     goal = k[K_GOAL]
     if kind == REACHED:
         w = seat
+        reason = R_REACHED
         if closer < 0:
             v = _loser_scale(s, k, 1 - w)
         elif w == closer:
             v = _closing_scale(s, k, 1 - w)
         else:
             v = _failed_close(s, k, w)
+            reason = R_FAILED_CLOSE
         if w == 0:
             g0 = v
         else:
             g1 = v
     elif kind == FALSE_CLAIM:
+        reason = R_FALSE_CLAIM
         opp = 1 - seat
         if closer == seat:
             v = _failed_close(s, k, opp)
@@ -159,9 +155,11 @@ def _settle(s: Any, k: Any, code: int, me: int) -> int:
         if closer >= 0:
             pc = p0 if closer == 0 else p1
             if pc >= goal:
+                reason = R_REACHED
                 v = _closing_scale(s, k, 1 - closer)
                 w = closer
             else:
+                reason = R_FAILED_CLOSE
                 v = _failed_close(s, k, 1 - closer)
                 w = 1 - closer
             if w == 0:
@@ -169,21 +167,33 @@ def _settle(s: Any, k: Any, code: int, me: int) -> int:
             else:
                 g1 = v
         elif k[K_MANUAL]:
+            reason = R_PLAYED_OUT
             if p0 >= goal or p1 >= goal:
                 if p0 >= goal and (p1 < goal or p0 >= p1):
                     g0 = 1
                 if p1 >= goal and (p0 < goal or p1 >= p0):
                     g1 = 1
             elif k[K_PLAYED_OUT_LAST]:
+                reason = R_LAST_TRICK
                 if s[LASTW] == 0:
                     g0 = 1
                 else:
                     g1 = 1
-        elif not k[K_TIE_DRAW]:
+        elif k[K_TIE_DRAW]:
+            reason = R_DRAW
+        else:
+            reason = R_LAST_TRICK
             if s[LASTW] == 0:
                 g0 = 1
             else:
                 g1 = 1
+    return reason, g0, g1
+
+
+@jit
+def _settle(s: Any, k: Any, code: int, me: int) -> int:
+    """Game points of ``me`` minus the opponent's for a finished deal (:func:`_outcome`)."""
+    _, g0, g1 = _outcome(s, k, code)
     return g0 - g1 if me == 0 else g1 - g0
 
 
@@ -205,19 +215,32 @@ def _duty(s: Any, hand: int) -> int:
     return hand
 
 
+#: The index of a single set bit ``b`` is ``_BIT_INDEX[(b * _DE_BRUIJN >> 58) & 63]``.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _BIT_INDEX[(((1 << _i) * _DE_BRUIJN) & (2**64 - 1)) >> 58] = _i
+
+
+@jit
+def _cards(mask: int, out: Any, n: int) -> int:
+    """The cards of ``mask`` in ascending order into ``out[n:]``; returns the new count."""
+    while mask:
+        low = mask & -mask
+        out[n] = _BIT_INDEX[(low * _DE_BRUIJN >> 58) & 63]
+        n += 1
+        mask ^= low
+    return n
+
+
 @jit
 def _legal(s: Any, k: Any, out: Any) -> int:
     """The legal actions in engine order into ``out``; returns how many."""
     seat = s[TOACT]
     hand = s[H0 + seat]
-    n = 0
     if s[LEAD] >= 0:
-        mask = _duty(s, hand) if _strict(s, k) else hand
-        for c in range(NUM_CARDS):
-            if mask >> c & 1:
-                out[n] = c
-                n += 1
-        return n
+        return _cards(_duty(s, hand) if _strict(s, k) else hand, out, 0)
+    n = 0
     if s[LMARRY] >= 0:
         base = s[LMARRY] * 6
         for c in (base + 2, base + 3):
@@ -228,10 +251,7 @@ def _legal(s: Any, k: Any, out: Any) -> int:
             out[n] = CLAIM
             n += 1
         return n
-    for c in range(NUM_CARDS):
-        if hand >> c & 1:
-            out[n] = c
-            n += 1
+    n = _cards(hand, out, 0)
     if k[K_MARRIAGES] and (k[K_MARRY_AFTER_CLOSE] or not _strict(s, k)):
         for suit in range(4):
             kq = KQ[0] << (suit * 6)
@@ -323,3 +343,21 @@ def _apply(s: Any, k: Any, a: int) -> int:
     if _valid(s, seat) >= goal:
         return REACHED * 2 + seat
     return FALSE_CLAIM * 2 + seat
+
+
+@jit
+def _play_random(s: Any, k: Any, words: Any, log: Any) -> int:
+    """Play ``s`` out with action ``legal[word % count]`` per move (for the tests): the
+    end code; ``log`` gets, per move, the legal count and the chosen action."""
+    acts = np.empty(32, dtype=np.int64)
+    i = 0
+    while True:
+        n = _legal(s, k, acts)
+        a = acts[words[i] % n]
+        log[i, 0] = n
+        log[i, 1] = a
+        code = _apply(s, k, a)
+        i += 1
+        if code != RUNNING:
+            log[i, 0] = -1
+            return code

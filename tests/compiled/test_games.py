@@ -1,23 +1,29 @@
-"""The vectorised two-hand simulator plays exactly the generic path's games.
+"""The compiled random games are exactly the engine's games.
 
-Every test compares :func:`fast_two_hand.simulate_batch` with ``play_game`` game by game (the
-whole :class:`GameResult`: index, dealer, reason, game points, points, tricks), over many option
-combinations of 66 and Schnapsen, several seeds and ranges that cross batch boundaries.
+Every test compares :class:`RandomGames` with ``play_game`` game by game (the whole
+:class:`GameResult`: index, dealer, reason, game points, points, tricks), over many option
+combinations of 66 and Schnapsen, several seeds and ranges; a game the compiled rules do not
+deal or play is played by the engine.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
+import os
 from collections import Counter
 from typing import ClassVar
 
 import pytest
 
-pytest.importorskip("numpy")
+from sixtysix.compiled import available
+
+if not available():
+    pytest.skip("needs numba (the fast extra)", allow_module_level=True)
+
+import numpy as np
 
 from sixtysix.bots.players.random_bot import RandomBot
+from sixtysix.compiled.allowed import deals_supported
 from sixtysix.core.deal import DealSetup, deal_from_order
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import DealEnd, Outcome, Reason
@@ -25,8 +31,8 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.rules import Rules
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
-from sixtysix.sim import fast_two_hand, fast_two_hand_batch, fast_two_hand_deal
-from sixtysix.sim.simulate import BotSpec, GameResult, iter_chunks, play_game
+from sixtysix.sim.random_games import RandomGames, applies
+from sixtysix.sim.simulate import BotSpec, GameResult, Summary, iter_chunks, play_game, simulate
 from sixtysix.variants.schnapsen import Schnapsen, SchnapsenOptions
 from sixtysix.variants.sixtysix import SixtySix, SixtySixOptions
 from sixtysix.variants.two_hand import TwoHandScoring, TwoHandVariant
@@ -38,17 +44,23 @@ def generic(variant: Variant, master: Seed, start: int, stop: int) -> list[GameR
     return [play_game(variant, BOTS, master, i) for i in range(start, stop)]
 
 
-def assert_same(
-    variant: Variant, seed: int, start: int, stop: int, batch: int = fast_two_hand.DEFAULT_BATCH
-) -> list[GameResult]:
+def assert_same(variant: Variant, seed: int, start: int, stop: int) -> list[GameResult]:
     master = Seed(seed)
-    assert fast_two_hand.supports(variant, BOTS)
-    fast = fast_two_hand.simulate_batch(variant, master, start, stop, batch)
+    assert applies(variant, BOTS)
+    fast = RandomGames(variant, BOTS).results(master, start, stop)
     slow = generic(variant, master, start, stop)
     assert len(fast) == len(slow) == stop - start
     for f, g in zip(fast, slow, strict=True):
-        assert f == g, f"game {g.index}: fast {f} != generic {g}"
+        assert f == g, f"game {g.index}: compiled {f} != engine {g}"
     return fast
+
+
+def assert_engine_plays(variant: Variant, seed: int, games: int = 200) -> None:
+    """A variant the compiled games refuse: the simulator's games are the engine's."""
+    assert not applies(variant, BOTS)
+    master = Seed(seed)
+    played = [g for chunk in iter_chunks(variant, BOTS, master, 0, games) for g in chunk]
+    assert played == generic(variant, master, 0, games)
 
 
 SIXTYSIX_CASES: list[tuple[str | None, dict[str, object]]] = [
@@ -102,13 +114,13 @@ SCHNAPSEN_CASES: list[dict[str, object]] = [
 )
 def test_sixtysix_options(index: int, preset: str | None, options: dict[str, object]) -> None:
     variant = SixtySix.configure(preset, options)
-    assert_same(variant, seed=1000 + index, start=index * 97, stop=index * 97 + 1000, batch=4096)
+    assert_same(variant, seed=1000 + index, start=index * 97, stop=index * 97 + 1000)
 
 
 @pytest.mark.parametrize(("index", "options"), list(enumerate(SCHNAPSEN_CASES)))
 def test_schnapsen_options(index: int, options: dict[str, object]) -> None:
     variant = Schnapsen.configure(None, options)
-    assert_same(variant, seed=2000 + index, start=index * 53, stop=index * 53 + 1000, batch=4096)
+    assert_same(variant, seed=2000 + index, start=index * 53, stop=index * 53 + 1000)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 12345])
@@ -140,39 +152,57 @@ def test_every_reason_is_covered() -> None:
     } <= set(seen)
 
 
-def test_batch_boundaries() -> None:
-    """A start not at 0 and ranges that are not a multiple of the batch."""
-    for variant in (SixtySix.configure("classic"), Schnapsen()):
-        assert_same(variant, seed=5, start=4093, stop=5400, batch=512)
-        assert_same(variant, seed=6, start=1, stop=2, batch=512)
-
-
-def test_batch_size_does_not_change_games() -> None:
+def test_ranges_are_slices_of_one_run() -> None:
+    """A game's result depends on its index alone: any range is a slice of a longer one."""
     variant = SixtySix()
     master = Seed(9)
-    big = fast_two_hand.simulate_batch(variant, master, 11, 5011)
-    for batch, stop in ((1, 61), (7, 711), (1000, 5011), (4096, 5011)):
-        assert fast_two_hand.simulate_batch(variant, master, 11, stop, batch) == big[: stop - 11]
-    assert list(fast_two_hand.iter_games(variant, master, 11, 5011, 999)) == big
-    assert fast_two_hand.simulate_batch(variant, master, 5, 5) == []
+    fast = RandomGames(variant, BOTS)
+    big = fast.results(master, 11, 5011)
+    for start, stop in ((11, 12), (700, 711), (4093, 5011)):
+        assert fast.results(master, start, stop) == big[start - 11 : stop - 11]
+    assert fast.results(master, 5, 5) == []
+    assert_same(Schnapsen(), seed=6, start=10**12, stop=10**12 + 50)
 
 
-def test_long_bot_streams(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A seat needing more words than made up front gets the rest of its 32-word block."""
-    for module in (fast_two_hand_deal, fast_two_hand_batch):  # where the block size is read
-        monkeypatch.setattr(module, "_FIRST_WORDS", 2)
-    assert_same(SixtySix.configure("classic"), seed=3, start=0, stop=600)
-    assert_same(Schnapsen(), seed=3, start=0, stop=600)
+def test_a_players_stream_is_the_engines_word_for_word() -> None:
+    """Past the first squeeze (17 words) and the first block (32) of a stream: games rarely
+    draw that many words, so the stream is compared alone."""
+    from sixtysix.compiled.dealing import PATH_BYTES, stream_word
+
+    seed = Seed(5).child(("game", 3)).child(("bot", 1))
+    key = np.frombuffer(seed.key, dtype=np.uint64).copy()
+    lanes = np.zeros(25, dtype=np.uint64)
+    path = np.zeros(PATH_BYTES, dtype=np.uint8)
+    got = [int(stream_word(lanes, key, i, 1, path)) for i in range(100)]
+    stream = seed.stream(("bot", 1))
+    assert got == [stream.next_word() for _ in range(100)]
 
 
-def test_seed_subclass_uses_its_methods() -> None:
+def test_totals_are_the_engines() -> None:
+    """The simulator's totals from the compiled rows equal the engine's, game for game."""
+    variant = Schnapsen.configure(None, {"claim": "manual"})
+    master = Seed(12)
+    fast = simulate(variant, BOTS, 3000, master)
+    slow = Summary(2)
+    slow.add_outcomes(g.outcome for g in generic(variant, master, 0, 3000))
+    assert (fast.games, fast.wins, fast.game_points, fast.game_points_sq, fast.reasons) == (
+        slow.games,
+        slow.wins,
+        slow.game_points,
+        slow.game_points_sq,
+        slow.reasons,
+    )
+
+
+def test_seed_subclass_is_played_by_the_engine() -> None:
     class MySeed(Seed):
         __slots__ = ()
 
     master = MySeed(21)
     for variant in (SixtySix(), Schnapsen.configure(None, {"claim": "manual"})):
-        fast = fast_two_hand.simulate_batch(variant, master, 3, 503, 128)
-        assert fast == generic(variant, master, 3, 503)
+        assert RandomGames(variant, BOTS).results(master, 3, 103) == generic(
+            variant, master, 3, 103
+        )
 
 
 # ----------------------------------------------------------------- other TwoHandVariants
@@ -208,7 +238,7 @@ class LowGoal66(SixtySix):
 
 
 class ReversedDeal(Schnapsen):
-    """A variant that deals itself (the fast path calls its ``deal`` per game)."""
+    """A variant that deals itself: the engine plays its games."""
 
     def deal(self, seed: Seed, path: tuple[int | str, ...], dealer: int) -> DealSetup:
         order = seed.shuffled(list(range(24)), (*path, "own-shuffle"))
@@ -225,16 +255,16 @@ class ReversedDeal(Schnapsen):
         Plain66Schnapsen(),
         LowGoal66(),
         LowGoal66(SixtySixOptions(claim="manual", talonless=True)),
-        ReversedDeal(),
-        ReversedDeal(SchnapsenOptions(claim="manual")),
     ],
     ids=lambda v: f"{type(v).__name__}{v.options.diff()}",
 )
 def test_other_two_hand_variants(variant: Variant) -> None:
-    assert_same(variant, seed=31, start=100, stop=900, batch=300)
+    assert_same(variant, seed=31, start=100, stop=900)
 
 
-# ----------------------------------------------------------------- overridden scoring
+def test_a_variant_that_deals_itself_is_played_by_the_engine() -> None:
+    assert not deals_supported(ReversedDeal())
+    assert_engine_plays(ReversedDeal(SchnapsenOptions(claim="manual")), seed=32)
 
 
 class FixedSchnapsenRules(Schnapsen):
@@ -249,7 +279,7 @@ class FixedSchnapsenRules(Schnapsen):
 
 
 class OddScales66(SixtySix):
-    """Overridden helpers that differ from the base: the fast path must use them."""
+    """Overridden helpers that differ from the base: the engine plays its games."""
 
     def _scale(self, state: DealState, loser: int, points: tuple[int, ...]) -> int:
         return 1 + (points[loser] + state.tricks[loser]) % 3
@@ -290,7 +320,7 @@ class StateReadingSettle(SixtySix):
 
 
 class HistoryReadingSettle(Schnapsen):
-    """A settle reading what the fast path does not rebuild: those games are replayed."""
+    """A settle reading the history."""
 
     def settle(self, state: DealState, end: DealEnd) -> Outcome:
         base = super().settle(state, end)
@@ -301,33 +331,14 @@ class HistoryReadingSettle(Schnapsen):
     "variant",
     [
         FixedSchnapsenRules(),
-        FixedSchnapsenRules(SchnapsenOptions(claim="manual")),
-        OddScales66(),
         OddScales66(SixtySixOptions(claim="manual", failed_close="2or3")),
-        OddScales66(SixtySixOptions(talonless=True, last_trick_bonus=1)),
-        StateReadingSettle(),
         StateReadingSettle(SixtySixOptions(claim="manual", exchange_needs_trick=False)),
+        HistoryReadingSettle(),
     ],
     ids=lambda v: f"{type(v).__name__}{v.options.diff()}",
 )
-def test_overridden_scoring(variant: Variant) -> None:
-    assert_same(variant, seed=41, start=7, stop=707, batch=256)
-
-
-def test_settle_reading_history_replays() -> None:
-    assert_same(HistoryReadingSettle(), seed=43, start=0, stop=150)
-
-
-def test_state_reading_settle_sees_a_custom_deal() -> None:
-    class StateReadingOwnDeal(StateReadingSettle):
-        def deal(self, seed: Seed, path: tuple[int | str, ...], dealer: int) -> DealSetup:
-            order = seed.shuffled(list(range(24)), (*path, "mine"))
-            return deal_from_order(self.rules, order, dealer)
-
-    assert_same(StateReadingOwnDeal(SixtySixOptions(claim="manual")), seed=44, start=0, stop=300)
-
-
-# ----------------------------------------------------------------- when it applies
+def test_overridden_scoring_is_played_by_the_engine(variant: Variant) -> None:
+    assert_engine_plays(variant, seed=41)
 
 
 class NewEngine66(SixtySix):
@@ -355,36 +366,28 @@ class SeededRandom(RandomBot):
 
 def test_supports() -> None:
     plain: list[BotSpec] = [(RandomBot, {}), (RandomBot, {})]
-    assert fast_two_hand.supports(SixtySix(), plain)
-    assert fast_two_hand.supports(SixtySix.configure("classic"), plain)
-    assert fast_two_hand.supports(Schnapsen(), plain)
-    assert fast_two_hand.supports(ReversedDeal(), plain)
+    assert applies(SixtySix(), plain)
+    assert applies(SixtySix.configure("classic"), plain)
+    assert applies(Schnapsen(), plain)
+    assert not applies(ReversedDeal(), plain)
     assert isinstance(SchnapsenFlags66(), TwoHandVariant)
-    assert fast_two_hand.supports(SchnapsenFlags66(), plain)
-    assert fast_two_hand.supports(StateReadingSettle(), plain)
+    assert applies(SchnapsenFlags66(), plain)
+    assert not applies(StateReadingSettle(), plain)
     # Bots: exactly two plain random bots without a seed of their own.
-    assert not fast_two_hand.supports(SixtySix(), [(RandomBot, {"seed": "3"}), (RandomBot, {})])
-    assert not fast_two_hand.supports(SixtySix(), [(RandomBot, {}), (SeededRandom, {})])
-    assert not fast_two_hand.supports(SixtySix(), [(RandomBot, {})] * 3)
+    assert not applies(SixtySix(), [(RandomBot, {"seed": "3"}), (RandomBot, {})])
+    assert not applies(SixtySix(), [(RandomBot, {}), (SeededRandom, {})])
+    assert not applies(SixtySix(), [(RandomBot, {})] * 3)
     # Variants: two-hand games on the generic engine with known rules.
-    assert not fast_two_hand.supports(NewEngine66(), plain)
-    assert not fast_two_hand.supports(CalledTrump66(), plain)
-    assert not fast_two_hand.supports(NotTwoHand(), plain)
+    assert not applies(NewEngine66(), plain)
+    assert not applies(CalledTrump66(), plain)
+    assert not applies(NotTwoHand(), plain)
 
 
-def test_without_numpy_the_module_does_not_import() -> None:
-    code = (
-        "import sys\n"
-        "sys.modules['numpy'] = None\n"
-        "try:\n"
-        "    import sixtysix.sim.fast_two_hand\n"
-        "except ImportError:\n"
-        "    print('fallback')\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert out.stdout.strip() == "fallback"
+def test_without_numba_the_engine_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(os.environ, "SIXTYSIX_NO_NUMBA", "1")
+    assert not applies(SixtySix(), BOTS)
+    monkeypatch.delitem(os.environ, "SIXTYSIX_NO_NUMBA")
+    assert applies(SixtySix(), BOTS)
 
 
 def with_rules(variant: Variant, **knobs: object) -> Variant:
@@ -396,20 +399,19 @@ def with_rules(variant: Variant, **knobs: object) -> Variant:
 HUGE = [2**63 - 1, 2**63, 2**64, -(2**63), 2**31 + 1, -(2**31) - 1]
 
 
-@pytest.mark.parametrize("bonus", HUGE)
-def test_numbers_beyond_int64s_exact_range_go_to_the_engine(bonus: int) -> None:
-    """A last-trick bonus int64 cannot carry is refused by the fast path, and the simulator's
-    games are the engine's, game by game (the fast path once wrapped 2**63-1 round to a
-    negative score, and 2**64 raised OverflowError)."""
+@pytest.mark.parametrize("bonus", [*HUGE, 256, -1])
+def test_numbers_beyond_the_compiled_ranges_go_to_the_engine(bonus: int) -> None:
+    """A last-trick bonus outside 0..255 is refused by the compiled rules, and the
+    simulator's games are the engine's, game by game."""
     variant = with_rules(SixtySix(), last_trick_bonus=bonus)
-    assert not fast_two_hand.supports(variant, BOTS)
-    with pytest.raises(ValueError, match="does not play"):
-        fast_two_hand.simulate_batch(variant, Seed(1), 0, 10)
+    assert not applies(variant, BOTS)
+    with pytest.raises(ValueError, match="do not play"):
+        RandomGames(variant, BOTS).rows(Seed(1), 0, 10)
     master = Seed(1)
     played = [g for chunk in iter_chunks(variant, BOTS, master, 0, 300) for g in chunk]
     assert played == generic(variant, master, 0, 300)
-    # The bonus really counts in these games: some scores carry it.
-    assert any(abs(p) > 2**30 for g in played for p in g.outcome.points)
+    # The bonus really counts in these games: they are not the games without it.
+    assert played != generic(SixtySix(), master, 0, 300)
 
 
 @pytest.mark.parametrize(
@@ -426,14 +428,14 @@ def test_numbers_beyond_int64s_exact_range_go_to_the_engine(bonus: int) -> None:
     ids=str,
 )
 def test_every_integer_knob_is_bounded(knobs: dict[str, object]) -> None:
-    assert not fast_two_hand.supports(with_rules(SixtySix(), **knobs), BOTS)
+    assert not applies(with_rules(SixtySix(), **knobs), BOTS)
 
 
-@pytest.mark.parametrize("bonus", [2**31, -(2**31)])
+@pytest.mark.parametrize("bonus", [0, 255])
 def test_the_edges_of_the_ranges_stay_fast_and_exact(bonus: int) -> None:
     variant = with_rules(SixtySix(), last_trick_bonus=bonus)
     played = assert_same(variant, seed=7, start=0, stop=400)
-    assert any(abs(p) >= 2**30 for g in played for p in g.outcome.points)
+    assert any(p >= 255 for g in played for p in g.outcome.points) == (bonus == 255)
     assert_same(
         with_rules(Schnapsen(), winning_points=2**31, exchange_min_talon=-(2**31)), 8, 0, 200
     )

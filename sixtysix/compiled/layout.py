@@ -1,12 +1,10 @@
-"""The packed two-player position the compiled search works on: its fields, the rule knobs,
-the end codes, and the horizon that never stops a search.
+"""The packed two-player position: its fields, the rule knobs, the end and reason codes, and
+the horizon that never stops a search.
 
-Why a module of its own: the compiled search (:mod:`sixtysix.bots.compiled`, which packs a
-deal and its variant's rules into these arrays), the compiled rules
-(:mod:`sixtysix.bots._rule_kernels`) and the search kernels (:mod:`sixtysix.bots._kernels`)
-all read this one layout, and it imports none of them: each of the three imports it, so none
-has to import another to learn where a field lies. Plain ints, which numba folds into the
-kernels as constants; importing it costs no numba.
+Why a module of its own: the packing (:mod:`sixtysix.compiled.position`), the compiled rules
+(:mod:`sixtysix.compiled.rules`), the random games, the batched environments and the expert's
+search kernels all read this one layout, and it imports none of them. Plain ints, which numba
+folds into the kernels as constants; importing it costs no numba.
 """
 
 from __future__ import annotations
@@ -52,6 +50,9 @@ REACHED, FALSE_CLAIM, CARDS_OUT = (
     int(EndCode.FALSE_CLAIM),
     int(EndCode.CARDS_OUT),
 )
+
+# Reason codes of a settled deal: indexes into position.REASONS.
+R_REACHED, R_FALSE_CLAIM, R_FAILED_CLOSE, R_LAST_TRICK, R_PLAYED_OUT, R_DRAW = range(6)
 
 #: A horizon that never ends a search early.
 EXACT = 1000
