@@ -178,6 +178,9 @@ class Batch:
         self._lanes = np.zeros((n, 25), dtype=np.uint64)
         self._seed(_master(seed))
         self._ready = False
+        #: The masks of the last observations, kept apart from the ones handed out: the
+        #: actions of the next step are checked against them.
+        self._masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
         #: Per environment, the game points of each seat and the reason code of the deal that
         #: ended at the last step (reason -1 and points 0 where none did).
         self.final_points = np.zeros((n, 2), dtype=np.int8)
@@ -233,6 +236,7 @@ class Batch:
             self._seed(_master(seed))
         obs, masks = self._outputs()
         stepping.reset(*[*self._arrays(), obs, masks])
+        self._masks = masks.copy()
         self.final_points[:] = 0
         self.final_reasons[:] = -1
         self._ready = True
@@ -252,14 +256,17 @@ class Batch:
                 f"actions must be {self.num_envs} integer action ids, not {a.dtype} {a.shape}"
             )
         a = a.astype(np.int64, copy=False)
-        bad = stepping.first_illegal(self._pos, self._knobs, a)
-        if bad >= 0:
+        known = (a >= 0) & (a < NUM_ACTIONS)
+        legal = known & self._masks[np.arange(self.num_envs), np.where(known, a, 0)]
+        if not legal.all():
+            bad = int(np.argmin(legal))
             raise self._illegal(bad, int(a[bad]))
         obs, masks = self._outputs()
         rewards = np.empty(self.num_envs, dtype=np.float64)
         ended = np.empty(self.num_envs, dtype=np.bool_)
         outputs = [obs, masks, rewards, ended, self.final_points, self.final_reasons]
         stepping.step(*[*self._arrays(), a, *outputs])
+        self._masks = masks.copy()
         return obs, masks, rewards, ended
 
     def _illegal(self, env: int, action: int) -> IllegalActionError:

@@ -33,7 +33,7 @@ from sixtysix.compiled.jit import jit
 from sixtysix.compiled.layout import H0, RUNNING, TOACT, TURNUP
 from sixtysix.compiled.rules import _apply, _legal, _outcome
 from sixtysix.compiled.shake import RATE_WORDS
-from sixtysix.core.actions import EXCHANGE, MARRY, NUM_ACTIONS
+from sixtysix.core.actions import EXCHANGE, MARRY
 from sixtysix.core.cards import KQ, NUM_CARDS
 
 #: The opponents: a random player in the other seat, or none (every seat an agent).
@@ -129,6 +129,16 @@ def _new_episode(
 
 
 @jit
+def _observed(s: Any, k: Any, x: Any, history: Any, mode: int, agent: int, plan: Any,
+              slot_of: Any, options: Any, acts: Any, obs: Any, mask: Any) -> None:  # fmt: skip
+    """The observation and mask of the seat the environment shows: the agent's against the
+    random opponent, the seat to act's in self-play."""
+    me = agent if mode != SELF else s[TOACT]
+    observe(s, x, history, me, plan, slot_of, options, obs)
+    legal_mask(s, k, acts, mask)
+
+
+@jit
 def reset(
     pos: Any,
     k: Any,
@@ -159,27 +169,7 @@ def reset(
         x = extra[j]
         _new_episode(s, k, x, history[j], orders[j], keys[j], bots[j], lanes[j], mode, agent,
                      deck, rounds, turnup_after, acts, scratch, path, words)  # fmt: skip
-        me = agent if mode != SELF else s[TOACT]
-        observe(s, x, history[j], me, plan, slot_of, options, obs[j])
-        legal_mask(s, k, acts, masks[j])
-
-
-@jit
-def first_illegal(pos: Any, k: Any, actions: Any) -> int:
-    """The first environment whose action is not legal now, or -1."""
-    acts = np.zeros(32, dtype=np.int64)
-    for j in range(pos.shape[0]):
-        a = actions[j]
-        if a < 0 or a >= NUM_ACTIONS:
-            return j
-        n = _legal(pos[j], k, acts)
-        legal = False
-        for i in range(n):
-            if acts[i] == a:
-                legal = True
-        if not legal:
-            return j
-    return -1
+        _observed(s, k, x, history[j], mode, agent, plan, slot_of, options, acts, obs[j], masks[j])
 
 
 @jit
@@ -208,7 +198,7 @@ def step(
     points: Any,
     reasons: Any,
 ) -> None:
-    """One legal action per environment (:func:`first_illegal` checked them), the random
+    """One legal action per environment (the caller checked them against the last masks), the random
     opponent's moves to the agent's next turn, every finished deal settled (``rewards`` from
     the acting seat, its game points and reason code; the others' reasons -1) and the
     environment's next episode dealt, and every observation and mask."""
@@ -239,6 +229,4 @@ def step(
             points[j, 1] = g1
             _new_episode(s, k, x, history[j], orders[j], keys[j], bots[j], lanes[j], mode,
                          agent, deck, rounds, turnup_after, acts, scratch, path, words)  # fmt: skip
-        me = agent if mode != SELF else s[TOACT]
-        observe(s, x, history[j], me, plan, slot_of, options, obs[j])
-        legal_mask(s, k, acts, masks[j])
+        _observed(s, k, x, history[j], mode, agent, plan, slot_of, options, acts, obs[j], masks[j])
