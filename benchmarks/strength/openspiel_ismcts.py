@@ -1,15 +1,16 @@
 """OpenSpiel's ISMCTS against one of our bots, in the very games of ``sixtysix duel``.
 
-The searcher is OpenSpiel's own ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``: UCT,
-a random-rollout evaluator, the most visited action) on our OpenSpiel game
+The searcher is OpenSpiel's own ISMCTS (``open_spiel.python.algorithms.ismcts``: UCT, a
+random-rollout evaluator, the most visited action) as
+:class:`sixtysix.envs.openspiel_bots.ISMCTSBot` on our OpenSpiel game
 (:mod:`sixtysix.envs.openspiel_game`), resampling its root at every simulation through the
-game's ``resample_from_infostate`` (the project's sampler). It plays as a bot of ours: at each
-decision it is handed the OpenSpiel state of a deal drawn from its own view alone (ISMCTS
-resamples its root from the information state anyway, so which consistent deal it is handed
-changes nothing), and its answer is played. Its opponent gets its own view, as always. The
-deals, seatings (seats swapped on identical cards) and summary are those of ``sixtysix duel
-VARIANT ismcts OPPONENT --deals N --seed S``; Ctrl-C reports the deals finished so far (exit
-status 130).
+game's ``resample_from_infostate`` (the project's sampler) with its own random state. It plays
+as a bot of ours: at each decision it is handed the OpenSpiel state of a deal drawn from its
+own view alone (ISMCTS resamples its root from the information state anyway, so which
+consistent deal it is handed changes nothing), and its answer is played. Its opponent gets its
+own view, as always. The deals, seatings (seats swapped on identical cards) and summary are
+those of ``sixtysix duel VARIANT ismcts OPPONENT --deals N --seed S``; Ctrl-C reports the deals
+finished so far (exit status 130).
 
     python -m benchmarks.strength.openspiel_ismcts 66 heuristic --deals 50 --simulations 100
     python -m benchmarks.strength.openspiel_ismcts 66 expert --deals 50 --simulations 100
@@ -25,7 +26,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from open_spiel.python.algorithms import ismcts, mcts
 
 from benchmarks.strength._duels import play_all, summary_line
 from sixtysix.bots.base import Bot, float_param, int_param
@@ -35,6 +35,7 @@ from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
+from sixtysix.envs.openspiel_bots import ISMCTSBot
 from sixtysix.envs.openspiel_game import RANDOM_DEALER, openspiel_game
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant
@@ -68,20 +69,13 @@ class OpenSpielISMCTS(Bot):
         word = self.seed.words(("numpy",), 1)[0]
         self.rng = np.random.RandomState(word % (1 << 32))
         self.stream = self.seed.stream(("deal",))
-        self.searcher: Any = None
-
-    def uniform(self) -> float:
-        return float(self.rng.uniform())
+        self.searcher: ISMCTSBot | None = None
 
     def choose(self, view: View) -> Action:
         game = game_of(view)
         if self.searcher is None:
-            evaluator = mcts.RandomRolloutEvaluator(1, self.rng)
-            self.searcher = ismcts.ISMCTSBot(
-                game, evaluator, self.uct_c, self.simulations, random_state=self.rng
-            )
-            self.searcher.set_resampler(
-                lambda state, player: state.resample_from_infostate(player, self.uniform)
+            self.searcher = ISMCTSBot(
+                game, simulations=self.simulations, uct_c=self.uct_c, random_state=self.rng
             )
         state = game.state_of_deal(Sampler(view).sample(self.stream))
         return ACTIONS[int(self.searcher.step(state))]

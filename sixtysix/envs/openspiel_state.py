@@ -1,9 +1,10 @@
-"""The OpenSpiel classes of :mod:`sixtysix.envs.openspiel_game`: game, state and observer.
+"""The OpenSpiel classes of :mod:`sixtysix.envs.openspiel_game`: game, state and observers.
 
 Imported only when a game is asked for (it imports ``pyspiel``). A state wraps the engine's
 :class:`~sixtysix.core.state.DealState` once the cards are dealt; everything a player is shown
 (information states, observations, legal actions) comes from that seat's
-:class:`~sixtysix.core.view.View` through :mod:`sixtysix.envs.observation`.
+:class:`~sixtysix.core.view.View` through :mod:`sixtysix.envs.observation`, and the public and
+private observations from it through :mod:`sixtysix.envs.public`.
 
 OpenSpiel copies a Python state by deep-copying each attribute and serializes it by pickling
 them, so a state keeps a single attribute, a :class:`_Deal`, that copies with the engine's own
@@ -30,7 +31,8 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, max_history
-from sixtysix.envs.observation import encoder
+from sixtysix.envs.layout import Field
+from sixtysix.envs.observation import Encoder, encoder
 from sixtysix.envs.openspiel_deal import (
     DEALER_PARAMETER,
     RANDOM_DEALER,
@@ -38,6 +40,7 @@ from sixtysix.envs.openspiel_deal import (
     deal_order,
     deal_returns,
 )
+from sixtysix.envs.public import PublicEncoder, private_string, private_tensor, public_encoder
 from sixtysix.plugins.manager import get_registry, variant_from
 
 #: The largest game points one seat scores in a deal, by seats, unless the variant class says
@@ -144,11 +147,11 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
-    ) -> Observer:
+    ) -> _Observer:
         # OpenSpiel calls make_py_observer(params) for the default observation.
         if isinstance(iig_obs_type, Mapping):
             iig_obs_type, params = None, iig_obs_type
-        return Observer(self, iig_obs_type, params)
+        return make_observer(self, iig_obs_type, params)
 
 
 class _Deal:
@@ -319,33 +322,40 @@ class SixtySixState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         )
 
 
-class Observer:
-    """OpenSpiel's observer interface over the encoder: the information state (perfect
-    recall, the whole public history) or the observation, of one seat's view."""
+#: What :meth:`SixtySixGame.make_py_observer` offers, in words for its error.
+OFFERED = (
+    "a seat's own observation or information state (public and one player's private"
+    " information), the public observation or information state (private info NONE), or a"
+    " seat's private observation (public_info=False, perfect_recall=False: its hand)"
+)
 
-    def __init__(
-        self, game: SixtySixGame, iig_obs_type: Any, params: Mapping[str, object] | None
-    ) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported; passed {dict(params)}")
-        if iig_obs_type is None:
-            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise ValueError(
-                "only a seat's own observation is offered (private info of one player)"
-            )
-        enc = game.encoder
-        self._encoder = enc
-        self._recall = bool(iig_obs_type.perfect_recall)
-        fields = enc.info_fields if self._recall else enc.obs_fields
-        size = enc.info_size if self._recall else enc.obs_size
+
+def make_observer(
+    game: SixtySixGame, iig_obs_type: Any, params: Mapping[str, object] | None
+) -> _Observer:
+    """The observer of an OpenSpiel observation type (None: a seat's own observation)."""
+    if params:
+        raise ValueError(f"observation parameters are not supported; passed {dict(params)}")
+    if iig_obs_type is None:
+        iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+    recall = bool(iig_obs_type.perfect_recall)
+    private = iig_obs_type.private_info
+    if iig_obs_type.public_info:
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return Observer(game.encoder, recall)
+        if private == pyspiel.PrivateInfoType.NONE:
+            return Observer(public_encoder(game.variant), recall, "public_")
+    elif private == pyspiel.PrivateInfoType.SINGLE_PLAYER and not recall:
+        return PrivateObserver(game)
+    raise ValueError(f"this observation type is not offered; offered are {OFFERED}")
+
+
+class _Observer:
+    """OpenSpiel's Python observer interface: a tensor filled in place, named by field."""
+
+    def __init__(self, fields: tuple[Field, ...], size: int, whole: str) -> None:
         self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray] = {
-            "info_state" if self._recall else "observation": self.tensor
-        }
+        self.dict: dict[str, np.ndarray] = {whole: self.tensor}
         offsets = [f.offset for f in fields]
         ends = [f.offset + f.size for f in fields]
         if fields and offsets[0] == 0 and ends[-1] == size and offsets[1:] == ends[:-1]:
@@ -356,18 +366,63 @@ class Observer:
         if view is None:
             self.tensor.fill(0)
             return
-        enc = self._encoder
-        out = (
-            enc.info_state(view, self.tensor)
-            if self._recall
-            else enc.observation(view, self.tensor)
-        )
+        out = self._vector(view)
         if out is not self.tensor:
             self.tensor[:] = out
 
     def string_from(self, state: SixtySixState, player: int) -> str:
         view = state.view(player)
         if view is None:
-            return f"dealing: {len(state._deal.order)} cards dealt"
+            return self._dealing(state)
+        return self._string(view)
+
+    def _vector(self, view: View) -> np.ndarray:
+        raise NotImplementedError
+
+    def _string(self, view: View) -> str:
+        raise NotImplementedError
+
+    def _dealing(self, state: SixtySixState) -> str:
+        return f"dealing: {len(state._deal.order)} cards dealt"
+
+
+class Observer(_Observer):
+    """A seat's view through an encoder: its own (:class:`~sixtysix.envs.observation.Encoder`)
+    or the public part of it (:class:`~sixtysix.envs.public.PublicEncoder`, the same whichever
+    player is asked); the information state (perfect recall: the whole public history) or the
+    observation (the table now)."""
+
+    def __init__(self, enc: Encoder | PublicEncoder, recall: bool, prefix: str = "") -> None:
+        self._encoder = enc
+        self._recall = recall
+        if recall:
+            super().__init__(enc.info_fields, enc.info_size, prefix + "info_state")
+        else:
+            super().__init__(enc.obs_fields, enc.obs_size, prefix + "observation")
+
+    def _vector(self, view: View) -> np.ndarray:
+        enc = self._encoder
+        if self._recall:
+            return enc.info_state(view, self.tensor)
+        return enc.observation(view, self.tensor)
+
+    def _string(self, view: View) -> str:
         enc = self._encoder
         return enc.info_string(view) if self._recall else enc.obs_string(view)
+
+
+class PrivateObserver(_Observer):
+    """What only the seat knows: its cards."""
+
+    def __init__(self, game: SixtySixGame) -> None:
+        hand = Field("hand", 0, NUM_CARDS, "my cards, by card id")
+        super().__init__((hand,), NUM_CARDS, "private_observation")
+
+    def _vector(self, view: View) -> np.ndarray:
+        return private_tensor(view, self.tensor)
+
+    def _string(self, view: View) -> str:
+        return private_string(view)
+
+    def _dealing(self, state: SixtySixState) -> str:
+        return "hand -"  # nobody has seen a card yet
