@@ -3,7 +3,10 @@ the PettingZoo, Gymnasium and OpenSpiel adapters.
 
 ``sixtysix.envs`` needs numpy (the ``rl``, ``openspiel``, ``fast`` or ``test`` extra); without
 it the import raises :class:`~sixtysix.envs.errors.MissingExtraError` in one line. The
-adapters import their libraries only when called (:func:`sixtysix.envs.extras.require`).
+adapters import their libraries only when called (:func:`sixtysix.envs.extras.require`), but
+for one: when Gymnasium is installed, importing this package registers every installed variant
+with it (``gym.make("sixtysix/66-v0")``, :mod:`sixtysix.envs.registration`), as Gymnasium
+expects of a package that brings environments.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ __all__ = [
 #: module not in this build is left out. The names are bound once every module is loaded:
 #: loading a module binds its name here to the module, and one adapter may load another's.
 ADAPTERS: dict[str, tuple[str, ...]] = {
+    "sixtysix.envs.registration": ("register_gym_envs",),
     "sixtysix.envs.pettingzoo_env": ("pettingzoo_env",),
     "sixtysix.envs.gym_env": ("gym_env",),
     "sixtysix.envs.batched": ("batch_env",),
@@ -59,3 +63,7 @@ for _module, _loaded in _adapters.items():
     for _name in ADAPTERS[_module]:
         globals()[_name] = getattr(_loaded, _name)
         __all__.append(_name)
+
+# Last, once every name above is bound: a plugin that imports this package while the plugins
+# load finds it complete.
+_adapters["sixtysix.envs.registration"].register_on_import()

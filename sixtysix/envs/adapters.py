@@ -1,7 +1,6 @@
 """What the PettingZoo and Gymnasium adapters share: render modes, the observation space, action
-ids checked, an illegal action's fault and what each seat is told of it, and the bots that play
-the other seats of a Gymnasium environment. Imports no extra (gymnasium only when a space is
-made)."""
+ids checked, an illegal action's fault and what each seat is told of it, and the mask at an
+episode's end. Imports no extra (gymnasium only when a space is made)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from sixtysix.bots.base import Bot
 from sixtysix.core.actions import ACTION_NAMES
 from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.faults import PlayerFault
@@ -18,9 +16,7 @@ from sixtysix.core.state import DealState
 from sixtysix.core.turn import Turn
 from sixtysix.envs.actions import NUM_ACTION_IDS
 from sixtysix.envs.errors import ActionIdError
-
-#: A bot of the Gymnasium environment's other seats: its name, class and parameters.
-Opponent = tuple[str, type[Bot], dict[str, str]]
+from sixtysix.envs.observation import Encoder
 
 #: The render modes: ``human`` prints the table of the agent to act, ``ansi`` returns it.
 RENDER_MODES = ("human", "ansi")
@@ -32,6 +28,13 @@ def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         modes = ", ".join(RENDER_MODES)
         raise OptionError(f"render_mode must be one of {modes} or None, not {shown(render_mode)}")
+
+
+def check_flag(name: str, value: object) -> bool:
+    """A keyword that must be a bool (a one-line error otherwise)."""
+    if not isinstance(value, bool):
+        raise OptionError(f"{name} must be True or False, not {shown(value)}")
+    return value
 
 
 def action_index(action: object) -> int:
@@ -75,3 +78,14 @@ def observation_space(size: int) -> Any:
             "action_mask": gymnasium.spaces.Box(0, 1, (NUM_ACTION_IDS,), np.int8),
         }
     )
+
+
+def end_mask(enc: Encoder) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The mask of the observation that ends a Gymnasium episode: 1 at the variant's lowest
+    usable id only. Nothing is left to play, but a library that samples an action from every
+    observation (a vector environment's autoreset step takes one and ignores it) needs a legal
+    id; with one id the masked choice is certain, so that step adds nothing to a policy
+    gradient or its entropy."""
+    mask = np.zeros(NUM_ACTION_IDS, dtype=np.int8)
+    mask[enc.usable_ids[0]] = 1
+    return mask

@@ -6,8 +6,9 @@ An episode is one deal (``episode="deal"``) or one whole match (``episode="match
 exactly as :func:`sixtysix.core.match.play_match` does: episode 0 on the empty path, so its
 cards are those of ``sixtysix play VARIANT --seed s`` (its first deal, or its whole match).
 
-Rewards are in game points at the end of a deal (:func:`deal_rewards`), or +1/-1 at the end of
-a match (:func:`match_rewards`); nothing is paid before.
+Rewards are in game points at the end of a deal (:func:`deal_rewards`), or the match's result at
+its end (:func:`match_rewards`: +1 to a sole winner, the others sharing -1); nothing is paid
+before. Both sum to zero in every variant.
 """
 
 from __future__ import annotations
@@ -70,8 +71,14 @@ def deal_rewards(game_points: Sequence[int]) -> tuple[float, ...]:
 
 
 def match_rewards(winners: Sequence[int], seats: int) -> tuple[float, ...]:
-    """+1 to each seat that won the match (several when they share the win), -1 to the others."""
-    return tuple(1.0 if s in winners else -1.0 for s in range(seats))
+    """The match's result by the deal's formula, a win counted 1: each seat's win minus the
+    mean of the other seats' wins, so the rewards sum to zero in every variant.
+
+    A sole winner gets +1 and the others share -1 (two seats: +1/-1; three: +1, -1/2, -1/2;
+    four: +1 and -1/3 each); seats that share the win split it (two of four: +2/3 each, the
+    others -2/3); a win shared by every seat pays 0.
+    """
+    return deal_rewards([int(s in winners) for s in range(seats)])
 
 
 @dataclass(frozen=True, slots=True)

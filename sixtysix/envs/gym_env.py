@@ -1,23 +1,34 @@
-"""One seat of any installed variant as a Gymnasium environment, the others played by bots
-(the ``rl`` extra).
+"""One seat of any installed variant as a Gymnasium environment, the others played by bots or
+policies (the ``rl`` extra).
 
-``gym_env("66", opponents="random")``: the agent plays seat ``seat``; every other seat is a
-registered bot or level (``"heuristic"``, ``"expert:samples=8"``, ``"@hard"``; one spec for
-all of them or one per other seat, in seat order), each asked with its own view only and
-seeded from the environment's seed, so ``reset(seed=s)`` replays the same episodes move for
-move. Observations and actions are the PettingZoo adapter's:
-``{"observation": info_state, "action_mask": legal_mask}`` of the agent's view, and the 42
-action ids (``Discrete(42)``).
+``gym_env("66", opponents="random")``, or ``gym.make("sixtysix/66-v0", opponents="random")``
+(:mod:`sixtysix.envs.registration`): the agent plays seat ``seat``; every other seat is played
+by one opponent for all of them or one per other seat, in seat order
+(:mod:`sixtysix.envs.opponents`): a registered bot or level (``"heuristic"``,
+``"expert:samples=8"``, ``"@hard"``) or a :class:`~sixtysix.bots.base.Bot` class, made each
+episode with a seed drawn from the environment's, so ``reset(seed=s)`` replays the same episodes
+move for move; a ``Bot`` instance, asked as it is; or any ``policy(observation, mask)``
+callable (a frozen learner), handed its own seat's observation. Each is asked with its own
+view only.
+
+Observations and actions are the PettingZoo adapter's:
+``{"observation": info_state, "action_mask": legal_mask}`` of the agent's view (with
+``table_only=True`` the table alone, ``Encoder.observation``), and the 42 action ids
+(``Discrete(42)``); :meth:`~sixtysix.envs.gym_single.SixtySixGym.action_masks` gives the mask as
+``bool`` (sb3-contrib's MaskablePPO reads it). The observation that ends an episode has one id
+in its mask, the variant's lowest usable id: nothing is left to play, and an autoreset's step
+(Gymnasium's vector environments) takes that action and ignores it.
 
 An illegal action (in the space, not in the mask) is the agent's fault: its side forfeits the
 deal by the project's fault rule (:func:`sixtysix.core.faults.forfeit`), which is paid like
-any deal, and ``info["fault"]`` says so (in a match, the match goes on with the next deal). A
-bot's fault forfeits the deal for the bot's side in the same way (``info["faults"]``).
+any deal, and ``info["fault"]`` says so (in a match, the match goes on with the next deal). An
+opponent's fault (an illegal answer, an answer that is no action, an exception) forfeits the
+deal for its side in the same way (``info["faults"]``).
 
-Rewards: :mod:`sixtysix.envs.episodes` (game points at the end of a deal, or +1/-1 at the end
-of a match). ``reset`` never returns a finished episode: a deal that ends before the agent's
-first turn (a three-player declarer who concedes at once) is skipped, and the next one dealt
-(``info["skipped"]`` counts them).
+Rewards: :mod:`sixtysix.envs.episodes` (game points at the end of a deal, or the match's result
+at the end of a match). ``reset`` never returns a finished episode: a deal that ends before the
+agent's first turn (a three-player declarer who concedes at once) is skipped, and the next one
+dealt (``info["skipped"]`` counts them).
 """
 
 from __future__ import annotations
@@ -25,46 +36,53 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sixtysix.bots.levels import resolve_player
-from sixtysix.core.errors import OptionError, shown
 from sixtysix.core.variant import Variant
-from sixtysix.envs.adapters import Opponent, check_render_mode
+from sixtysix.envs.adapters import check_flag, check_render_mode
 from sixtysix.envs.episodes import check_episode, make_variant
 from sixtysix.envs.extras import require
-from sixtysix.plugins.manager import get_registry
-
-
-def opponents_of(variant: Variant, seat: int, opponents: str | Sequence[str]) -> list[Opponent]:
-    """The bots of the seats other than ``seat``, resolved (one-line errors for bad specs)."""
-    n = variant.seats
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise OptionError(f"seat must be a seat 0..{n - 1} of {variant.name}, not {shown(seat)}")
-    specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
-    if len(specs) != n - 1 or not all(isinstance(s, str) for s in specs):
-        raise OptionError(
-            f"opponents must be one bot spec or {n - 1} of them (one per other seat),"
-            f" not {shown(opponents)}"
-        )
-    registry = get_registry()
-    return [resolve_player(spec, registry, seats=n) for spec in specs]
+from sixtysix.envs.observation import encoder
+from sixtysix.envs.opponents import OpponentSpec, opponents_of
+from sixtysix.envs.registration import ENTRY_POINT, gym_id
 
 
 def gym_env(
     variant: str | Variant,
     *,
-    opponents: str | Sequence[str] = "heuristic",
+    opponents: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
     seat: int = 0,
     episode: str = "deal",
+    table_only: bool = False,
     preset: str | None = None,
     render_mode: str | None = None,
     **options: object,
 ) -> Any:
-    """A Gymnasium environment of one seat of ``variant`` against bots (see the module)."""
-    require("gymnasium", "rl", "the Gymnasium environment")
+    """A Gymnasium environment of one seat of ``variant`` against opponents (see the module).
+
+    Its ``spec`` is the one ``gym.make`` would give it (the variant's id, these keywords), so
+    ``env.spec.make(render_mode="ansi")`` makes another like it and Gymnasium's
+    ``check_env`` runs its render checks.
+    """
+    gymnasium = require("gymnasium", "rl", "the Gymnasium environment")
     configured = make_variant(variant, preset, options)
     match = check_episode(episode)
     check_render_mode(render_mode)
-    resolved = opponents_of(configured, seat, opponents)
+    table = check_flag("table_only", table_only)
+    enc = encoder(configured)
+    resolved = opponents_of(configured, seat, opponents, enc, table)
     from sixtysix.envs.gym_single import SixtySixGym  # the rl extra
 
-    return SixtySixGym(configured, resolved, seat, match, render_mode)
+    env = SixtySixGym(configured, resolved, seat, match, render_mode, table)
+    kwargs: dict[str, Any] = {
+        "variant": variant,
+        "opponents": opponents,
+        "seat": seat,
+        "episode": episode,
+        "table_only": table_only,
+        "preset": preset,
+        "render_mode": render_mode,
+        **options,
+    }
+    env.spec = gymnasium.envs.registration.EnvSpec(
+        id=gym_id(type(configured)), entry_point=ENTRY_POINT, kwargs=kwargs
+    )
+    return env

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
+import numpy as np
+import numpy.typing as npt
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.seating import bot_seats
@@ -20,14 +22,15 @@ from sixtysix.envs.actions import NUM_ACTION_IDS, legal_mask
 from sixtysix.envs.adapters import (
     RENDER_MODES,
     Observation,
-    Opponent,
     action_index,
+    end_mask,
     fault_infos,
     illegal,
     observation_space,
 )
 from sixtysix.envs.episodes import DealEnded, Episodes, render_text
 from sixtysix.envs.observation import encoder
+from sixtysix.envs.opponents import Opponent
 
 __all__ = ["SixtySixGym"]
 
@@ -42,7 +45,7 @@ class _Agent(Bot):
 
 
 class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
-    """One seat of a variant's deals (or matches) against bots."""
+    """One seat of a variant's deals (or matches) against bots or policies."""
 
     metadata: ClassVar[Mapping[str, object]] = {"render_modes": list(RENDER_MODES)}
 
@@ -53,21 +56,27 @@ class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
         seat: int,
         match: bool,
         render_mode: str | None,
+        table_only: bool = False,
     ) -> None:
         self.variant = variant
         self.seat = seat
         self.render_mode = render_mode
         self.encoder = encoder(variant)
-        self.observation_space = observation_space(self.encoder.info_size)
+        #: Whether the observation is the table alone (``Encoder.observation``).
+        self.table_only = table_only
+        size = self.encoder.obs_size if table_only else self.encoder.info_size
+        self.observation_space = observation_space(size)
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTION_IDS)
         others = iter(opponents)
-        #: Per seat, the label and bot class with its parameters (None: the agent).
+        #: Per seat, the player of that seat (None: the agent).
         self.players: list[Opponent | None] = [
             None if s == seat else next(others) for s in range(variant.seats)
         ]
-        self.labels = tuple("agent" if p is None else p[0] for p in self.players)
+        self.labels = tuple("agent" if p is None else p.label for p in self.players)
         self.episodes = Episodes(variant, match)
         self._seats: Seats | None = None
+        self._end_mask = end_mask(self.encoder)
+        self._mask: npt.NDArray[np.int8] | None = None
 
     # --------------------------------------------------------------- the episode
 
@@ -103,7 +112,7 @@ class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
         bots = [
             _Agent(s, seed.child((*path, "agent")))
             if p is None
-            else p[1](s, seed.child((*path, "bot", s)), dict(p[2]))
+            else p.bot(s, seed.child((*path, "bot", s)))
             for s, p in enumerate(self.players)
         ]
         self._seats = bot_seats(bots)
@@ -167,8 +176,22 @@ class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
                 faults.append({"seat": fault.seat, "kind": str(fault.kind)})
 
     def _observe(self) -> Observation:
-        view = self._state().view(self.seat)
-        return {"observation": self.encoder.info_state(view), "action_mask": legal_mask(view)}
+        """The agent's observation; at the episode's end, with :func:`end_mask` as its mask."""
+        state = self._state()
+        view = state.view(self.seat)
+        enc = self.encoder
+        vector = enc.observation(view) if self.table_only else enc.info_state(view)
+        mask = self._end_mask.copy() if state.phase == Phase.OVER else legal_mask(view)
+        self._mask = mask
+        return {"observation": vector, "action_mask": mask}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The last observation's mask as ``bool`` (42 ids): the agent's legal ids, or at the
+        episode's end the one id an autoreset ignores. sb3-contrib's MaskablePPO asks for it
+        (through wrappers: ``env.get_wrapper_attr("action_masks")()``)."""
+        if self._mask is None:
+            raise gymnasium.error.ResetNeeded("reset() the environment first")
+        return self._mask.astype(np.bool_)
 
     # --------------------------------------------------------------- showing it
 

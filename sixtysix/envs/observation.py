@@ -257,11 +257,11 @@ class Encoder:
     def info_string(self, view: View) -> str:
         """The information state as text: the same for two views exactly when the seat cannot
         tell them apart (every field of the view the seat sees, in a fixed order)."""
-        return info_text(view)
+        return info_text(view, self.layout)
 
     def obs_string(self, view: View) -> str:
         """The observation as text: the table now, without the history."""
-        return obs_text(view)
+        return obs_text(view, self.layout)
 
     # ------------------------------------------------------------------ description
 

@@ -24,6 +24,7 @@ from sixtysix.envs.adapters import (
 )
 from sixtysix.envs.episodes import DealEnded, Episodes, render_text
 from sixtysix.envs.observation import encoder
+from sixtysix.envs.registration import pettingzoo_name
 
 __all__ = ["SixtySixAEC"]
 
@@ -37,20 +38,23 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(self, variant: Variant, match: bool, render_mode: str | None) -> None:
+    def __init__(
+        self, variant: Variant, match: bool, render_mode: str | None, table_only: bool = False
+    ) -> None:
         super().__init__()
         check_render_mode(render_mode)
         self.variant = variant
         self.render_mode = render_mode
         self.encoder = encoder(variant)
-        self.metadata = {**self.metadata, "name": f"sixtysix_{variant.name}_v0"}
+        #: Whether an observation is the table alone (``Encoder.observation``).
+        self.table_only = table_only
+        self.metadata = {**self.metadata, "name": pettingzoo_name(type(variant))}
         n = variant.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         # One space object per agent, the same one every call (seeding works on it).
-        self.observation_spaces = {
-            a: observation_space(self.encoder.info_size) for a in self.possible_agents
-        }
+        size = self.encoder.obs_size if table_only else self.encoder.info_size
+        self.observation_spaces = {a: observation_space(size) for a in self.possible_agents}
         self.action_spaces = {
             a: gymnasium.spaces.Discrete(NUM_ACTION_IDS) for a in self.possible_agents
         }
@@ -89,10 +93,9 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]
         state = self.episodes.state
         assert state is not None, "reset() the environment first"
         view = state.view(self._seat_of[agent])
-        return {
-            "observation": self.encoder.info_state(view),
-            "action_mask": legal_mask(view),
-        }
+        enc = self.encoder
+        vector = enc.observation(view) if self.table_only else enc.info_state(view)
+        return {"observation": vector, "action_mask": legal_mask(view)}
 
     def step(self, action: Any) -> None:
         if self._over:  # every agent is done: each steps None once, and leaves

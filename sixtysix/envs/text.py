@@ -2,8 +2,11 @@
 
 Every field of the view the seat sees is written in a fixed order with seats relative to the
 viewer ("me", "+1", "+2", ...) and sets of cards sorted, so equal strings mean equal views
-(one seat's, of one variant) and the strings are the same from run to run. Search keys its
-tables on these strings, so the words of seats, cards and history entries are made once.
+(one seat's, of one variant) and the strings are the same from run to run. A field the
+variant's rules can never use is left out, as the vectors' :class:`~sixtysix.envs.layout.Layout`
+leaves it out (no ``declarer`` or ``partner`` in a two-player game, no ``turnup`` without a
+talon): it would say the same in every view. Search keys its tables on these strings, so the
+words of seats, cards and history entries are made once.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from operator import add
 from sixtysix.core.actions import ACTION_NAMES, NUM_ACTIONS
 from sixtysix.core.cards import CARD_NAMES, SUITS
 from sixtysix.core.view import View
-from sixtysix.envs.layout import PHASE_NAMES
+from sixtysix.envs.layout import PHASE_NAMES, Layout
 
 
 def seat_word(relative: int) -> str:
@@ -54,8 +57,8 @@ def _suits(suits: Iterable[int]) -> str:
     return "".join(map(SUITS.__getitem__, suits)) or "-"
 
 
-def obs_text(view: View) -> str:
-    """The table now: everything the seat sees but the history."""
+def obs_text(view: View, layout: Layout) -> str:
+    """The table now: everything the seat sees but the history (the fields ``layout`` has)."""
     me = view.seat
     w = _words(view.seats, me)
     who = w.seats
@@ -65,30 +68,40 @@ def obs_text(view: View) -> str:
         """``values`` (by absolute seat) from the viewer on: "me 1, +1 2"."""
         return ", ".join(map(add, prefixes, map(str, values[me:] + values[:me])))
 
-    trump = "-" if view.trump is None else SUITS[view.trump]
-    turnup = "-" if view.turnup is None else CARD_NAMES[view.turnup]
-    trick = ", ".join(f"{who[s]} {CARD_NAMES[c]}" for s, c in view.trick) or "-"
-    called = "-" if view.called_ace is None else CARD_NAMES[view.called_ace]
-
     def seat(value: int | None) -> str:
         return who[-1 if value is None else value]
 
-    return (
+    trump = "-" if view.trump is None else SUITS[view.trump]
+    trick = ", ".join(f"{who[s]} {CARD_NAMES[c]}" for s, c in view.trick) or "-"
+    parts = [
         f"seat {view.seat}/{view.seats}; dealer {who[view.dealer]};"
         f" phase {PHASE_NAMES[view.phase]}; to act {who[view.to_act]};"
-        f" leader {who[view.leader]}; hand {_cards(view.hand)}; trump {trump};"
-        f" turnup {turnup}; talon {view.talon_size}; closed {seat(view.closed_by)};"
-        f" trick {trick}; tricks {per_seat(view.tricks)};"
-        f" points {per_seat(view.card_points)};"
-        f" marriages {per_seat(tuple(map(_suits, view.marriages)))};"
-        f" known {per_seat(tuple(map(_cards, view.known)))}; played {_cards(view.played)};"
-        f" declarer {seat(view.declarer)}; called {called};"
-        f" partner {seat(view.partner)}; solo {'yes' if view.solo else 'no'}"
+        f" leader {who[view.leader]}; hand {_cards(view.hand)}; trump {trump}"
+    ]
+    if layout.has_turnup:
+        parts.append(f"turnup {'-' if view.turnup is None else CARD_NAMES[view.turnup]}")
+    if layout.talon:
+        parts.append(f"talon {view.talon_size}")
+    if layout.closing:
+        parts.append(f"closed {seat(view.closed_by)}")
+    parts.append(
+        f"trick {trick}; tricks {per_seat(view.tricks)}; points {per_seat(view.card_points)}"
     )
+    if layout.marriages:
+        parts.append(f"marriages {per_seat(tuple(map(_suits, view.marriages)))}")
+    parts.append(f"known {per_seat(tuple(map(_cards, view.known)))}; played {_cards(view.played)}")
+    if layout.trump_call:
+        parts.append(f"declarer {seat(view.declarer)}")
+    if layout.partner_call:
+        called = "-" if view.called_ace is None else CARD_NAMES[view.called_ace]
+        parts.append(
+            f"called {called}; partner {seat(view.partner)}; solo {'yes' if view.solo else 'no'}"
+        )
+    return "; ".join(parts)
 
 
-def info_text(view: View) -> str:
+def info_text(view: View, layout: Layout) -> str:
     """The table now and, after it, every public action in order."""
     history = view.history
     words = _words(view.seats, view.seat).history
-    return f"{obs_text(view)}; history {', '.join(map(words.__getitem__, history)) or '-'}"
+    return f"{obs_text(view, layout)}; history {', '.join(map(words.__getitem__, history)) or '-'}"

@@ -317,6 +317,53 @@ def test_the_closer_and_the_card_points() -> None:
     assert "closed +1" in enc.info_string(state.view(1))
 
 
+#: The words of the information string, per variant config: the fields its layout keeps.
+TWO_PLAYER_FIELDS = (
+    "seat dealer phase to_act leader hand trump turnup talon closed trick tricks points"
+    " marriages known played history"
+)
+STRING_FIELDS = {
+    "sixtysix": TWO_PLAYER_FIELDS,
+    "schnapsen": TWO_PLAYER_FIELDS,
+    "sixtysix-3": "seat dealer phase to_act leader hand trump trick tricks points marriages"
+    " known played declarer history",
+    "sixtysix-4": "seat dealer phase to_act leader hand trump trick tricks points marriages"
+    " known played declarer called partner solo history",
+}
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_the_strings_hold_the_fields_the_vectors_hold(
+    config: tuple[str, dict[str, object]],
+) -> None:
+    """A field the layout leaves out (no room in the vectors: the rules cannot use it) is not
+    in the strings either: a two-player string names no declarer, partner or solo."""
+    variant = make(*config)
+    enc = encoder(variant)
+    state = played_to(variant, random.Random(4), 7)
+    for seat in range(state.n):
+        text = enc.info_string(state.view(seat))
+        words = [part.split(" ")[0] for part in text.split("; ")]
+        names = {f.name for f in enc.info_fields}
+        expected = {
+            "turnup": "turnup" in names,
+            "talon": "talon_size" in names,
+            "closed": "closed_by" in names,
+            "marriages": "marriages" in names,
+            "declarer": "declarer" in names,
+            "called": "called_ace" in names,
+            "partner": "partner" in names,
+            "solo": "solo" in names,
+        }
+        for word, kept in expected.items():
+            assert (word in words) == kept, (word, text)
+        assert enc.obs_string(state.view(seat)) == text.rsplit("; history ", 1)[0]
+        if not config[1]:
+            assert words == [
+                "to" if w == "to_act" else w for w in STRING_FIELDS[variant.name].split()
+            ]
+
+
 # ---------------------------------------------------------------------- errors and extras
 
 

@@ -4,6 +4,7 @@ variant says, and nothing in what an agent gets that its own view does not hold.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import subprocess
@@ -140,7 +141,16 @@ def test_rewards_are_zero_sum_and_alike_for_a_side() -> None:
     assert deal_rewards((4, 0, 0, 0)) == pytest.approx((4.0, -4 / 3, -4 / 3, -4 / 3))
     assert deal_rewards((0, 1, 1)) == pytest.approx((-1.0, 0.5, 0.5))
     assert match_rewards([1], 2) == (-1.0, 1.0)
-    assert match_rewards([0, 2], 3) == (1.0, -1.0, 1.0)
+    assert match_rewards([0, 1], 2) == (0.0, 0.0)  # a shared win is a draw
+    assert match_rewards([0], 3) == (1.0, -0.5, -0.5)
+    assert match_rewards([0, 2], 3) == (0.5, -1.0, 0.5)
+    assert match_rewards([2], 4) == pytest.approx((-1 / 3, -1 / 3, 1.0, -1 / 3))
+    assert match_rewards([1, 3], 4) == pytest.approx((-2 / 3, 2 / 3, -2 / 3, 2 / 3))
+    for seats in (2, 3, 4):
+        for winners in itertools.chain.from_iterable(
+            itertools.combinations(range(seats), k) for k in range(1, seats + 1)
+        ):
+            assert sum(match_rewards(winners, seats)) == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -314,23 +324,44 @@ def test_without_pettingzoo_a_one_line_error(monkeypatch: pytest.MonkeyPatch) ->
         pettingzoo_env("66")
 
 
-def test_importing_the_adapters_imports_neither_library() -> None:
+def test_importing_the_adapters_imports_no_pettingzoo() -> None:
+    """Gymnasium is imported to register the ids (tests/envs/test_gym_registration.py)."""
     code = (
         "import sys, sixtysix.envs.pettingzoo_env, sixtysix.envs.gym_env;"
-        "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules"
+        "assert 'pettingzoo' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    ("variant", "name"),
+    [
+        ("66", "sixtysix_66_v0"),
+        ("schnapsen", "sixtysix_schnapsen_v0"),
+        ("66-3", "sixtysix_66_3_v0"),
+        ("66-4", "sixtysix_66_4_v0"),
+    ],
+)
+def test_the_name_is_the_variants_short_name(variant: str, name: str) -> None:
+    assert pettingzoo_env(variant).metadata["name"] == name
+    assert pettingzoo_env(variant, target=3).metadata["name"] == name
+
+
+def test_a_third_partys_name_follows_its_alias(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert pettingzoo_env(install_third_party(monkeypatch)).metadata["name"] == "sixtysix_short_v0"
 
 
 def test_the_research_pages_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text("utf-8")
     section = page.split("## PettingZoo and Gymnasium", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 2
+    assert len(blocks) == 5
     for code in blocks:
         exec(compile(code, "docs/research.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    assert len(printed) == 2 and "reason" in printed[1]
+    assert len(printed) == 4 and "player_0" in printed[0] and "reason" in printed[1]
+    assert printed[2] == "('heuristic', 'agent', 'policy') (266,)"
+    assert printed[3].endswith("episodes, a legal id in every mask")
 
 
 def test_an_environment_pickles_mid_episode_and_goes_on_alike() -> None:
