@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,8 +23,17 @@ if TYPE_CHECKING:
     from sixtysix.sim.backends import Backend
 
 
-def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--workers``, ``--backend`` and ``--address``."""
+#: What ``--workers`` says by default (``simulate``, ``tournament``).
+WORKERS_HELP = (
+    "Worker processes (local) or CPUs (local Ray instance). "
+    "Default: every CPU, and a single process for small runs."
+)
+
+
+def backend_options(
+    workers_help: str = WORKERS_HELP, workers_aliases: tuple[str, ...] = ()
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--workers`` (also named ``workers_aliases``), ``--backend`` and ``--address``."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         func = click.option(
@@ -42,22 +52,29 @@ def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         )(func)
         func = click.option(
             "--workers",
+            *workers_aliases,
+            "workers",
             type=bounded(1, MAX_WORKERS),
             default=None,
-            help="Worker processes (local) or CPUs (local Ray instance). "
-            "Default: every CPU, and a single process for small runs.",
+            help=workers_help,
         )(func)
         return func
 
     return decorate
 
 
-def build_backend(backend: str, workers: int | None, address: str | None) -> Backend:
+def build_backend(
+    backend: str,
+    workers: int | None,
+    address: str | None,
+    mp_context: multiprocessing.context.BaseContext | None = None,
+) -> Backend:
+    """The backend of ``backend_options`` (``mp_context``: how local workers start)."""
     from sixtysix.sim.backends import make_backend  # start-up
 
     if address and backend != "ray":
         raise InputError("--address is only for --backend ray")
-    return make_backend(backend, workers, address)
+    return make_backend(backend, workers, address, mp_context)
 
 
 def parse_bots(
