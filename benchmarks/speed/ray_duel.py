@@ -1,9 +1,9 @@
 """Parallel efficiency of ``sixtysix duel`` on Ray against local processes.
 
 Plays one duel (by default ``sixtysix duel 66 heuristic random --deals 60000 --seed 1``, about a
-minute in one process) three ways through the duel's own driver
-(:func:`sixtysix.sim.duel.iter_deals`, or :func:`sixtysix.sim.match_duel.iter_matches` with
-``--matches``):
+minute in one process) three ways through the duel's own driver,
+:func:`sixtysix.sim.duel.run_units` with the kernel of ``sixtysix duel`` (of ``sixtysix duel
+--matches`` with ``--matches``):
 
 * ``local, 1 worker``: in this process, one unit after another (the serial time);
 * ``local, N workers``: the local process pool of ``sixtysix duel --workers N``;
@@ -11,7 +11,12 @@ minute in one process) three ways through the duel's own driver
   ``sixtysix duel`` leaves it out of its own seconds);
 
 checks that the three gave the very same deals (or matches), and prints the parallel
-efficiency ``serial / (N * time)`` of each and Ray's time against the local pool's. Exit
+efficiency ``serial / (N * time)`` of each and Ray's time against the local pool's; beside
+them the chunks handed out, the seconds the workers spent in the kernel against the serial
+run's (``work vs serial``: what a unit costs more in a worker), the same by the workers' CPU
+clocks (``CPU vs serial``, which other load on the machine hardly moves), the workers' CPU time
+over their kernel seconds (``CPU share``: below 100% when other load took the CPUs) and this
+process's own CPU seconds beside the units (``driver CPU s``). Exit
 status 1 when Ray's efficiency is below ``--target`` (0.9).
 
     python -m benchmarks.speed.ray_duel
@@ -36,40 +41,89 @@ from dataclasses import dataclass
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.backends import Backend, RayBackend, available_cpus
-from sixtysix.sim.duel import Contestant, DuelGame, iter_deals, local_backend
-from sixtysix.sim.match_duel import iter_matches
+from sixtysix.sim.backends import Backend, LocalBackend, RayBackend, available_cpus
+from sixtysix.sim.duel import (
+    Contestant,
+    DuelChunk,
+    DuelGame,
+    DuelJob,
+    local_backend,
+    play_duel_chunk,
+    run_units,
+)
+from sixtysix.sim.match_duel import MatchChunk, play_match_chunk
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A chunk of the duel as a worker played it, with the worker's CPU seconds for it."""
+
+    start: int
+    stop: int
+    seconds: float
+    cpu: float
+    chunk: DuelChunk | MatchChunk
+
+
+def timed_deals(job: DuelJob, start: int, stop: int) -> Timed:
+    """The duel's own deal kernel, timed by the worker's CPU clock too."""
+    cpu = time.process_time()
+    chunk = play_duel_chunk(job, start, stop)
+    return Timed(start, stop, chunk.seconds, time.process_time() - cpu, chunk)
+
+
+def timed_matches(job: DuelJob, start: int, stop: int) -> Timed:
+    """The duel's own match kernel, timed by the worker's CPU clock too."""
+    cpu = time.process_time()
+    chunk = play_match_chunk(job, start, stop)
+    return Timed(start, stop, chunk.seconds, time.process_time() - cpu, chunk)
 
 
 @dataclass(frozen=True)
 class Run:
-    """One way of playing the duel: wall seconds, this process's CPU seconds, and the units'
-    results in unit order without the times per move (the one thing that differs)."""
+    """One way of playing the duel: wall seconds; the chunks, their seconds and CPU seconds
+    in the workers; this process's CPU seconds; and the units' results in unit order without
+    the times per move (the one thing that differs)."""
 
     seconds: float
+    chunks: int
+    work: float
+    work_cpu: float
     driver_cpu: float
     found: list[object]
 
+    @property
+    def share(self) -> float:
+        """The workers' CPU time over their wall time: below 1 when other load took CPUs."""
+        return self.work_cpu / self.work if self.work else 1.0
+
 
 def play(args: argparse.Namespace, contestants: Sequence[Contestant], backend: Backend) -> Run:
-    """The duel played on ``backend``."""
+    """The duel played on ``backend`` by :func:`~sixtysix.sim.duel.run_units`, as ``sixtysix
+    duel`` plays it."""
     variant = get_registry().variant(args.variant)()
+    job = DuelJob(variant, tuple(contestants), Seed(args.seed))
+    kernel = timed_matches if args.matches else timed_deals
     cpu = time.process_time()
     start = time.perf_counter()
-    if args.matches:
-        matches = list(
-            iter_matches(variant, contestants, Seed(args.seed), args.matches, backend=backend)
-        )
-        seconds = time.perf_counter() - start
-        found: list[object] = [
-            (m.match, [(s.seating, s.totals, s.winners, _games(s.games)) for s in m.seatings])
-            for m in sorted(matches, key=lambda m: m.match)
-        ]
-    else:
-        deals = list(iter_deals(variant, contestants, Seed(args.seed), args.deals, backend=backend))
-        seconds = time.perf_counter() - start
-        found = [(d.deal, _games(d.games)) for d in sorted(deals, key=lambda d: d.deal)]
-    return Run(seconds, time.process_time() - cpu, found)
+    chunks = list(run_units(kernel, job, args.matches or args.deals, 1, backend))
+    seconds = time.perf_counter() - start
+    driver = time.process_time() - cpu
+    found: list[object] = []
+    for timed in sorted(chunks, key=lambda t: t.start):
+        chunk = timed.chunk
+        if isinstance(chunk, MatchChunk):
+            found.extend(
+                (m.match, [(s.seating, s.totals, s.winners, _games(s.games)) for s in m.seatings])
+                for m in chunk.matches
+            )
+        else:
+            found.extend((d.deal, _games(d.games)) for d in chunk.deals)
+    work = sum(t.seconds for t in chunks)
+    work_cpu = sum(t.cpu for t in chunks)
+    if isinstance(backend, LocalBackend) and backend.workers == 1:
+        driver -= work_cpu  # the units were played in this process: not the driver's own work
+    return Run(seconds, len(chunks), work, work_cpu, driver, found)
 
 
 def _games(games: Sequence[DuelGame]) -> list[object]:
@@ -133,14 +187,26 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Ray {ray.__version__}: local instance started in {started:.1f} s (not counted)")
     if args.skip_serial is not None:
         print(f"  serial time given: {serial:.2f} s")
-    print(f"  {'':<22}{'wall s':>9}{'units/s':>10}{'efficiency':>12}{'driver CPU':>12}")
+    print(
+        f"  {'':<22}{'wall s':>9}{'units/s':>10}{'efficiency':>12}{'chunks':>8}"
+        f"{'work vs serial':>16}{'CPU vs serial':>15}{'CPU share':>11}{'driver CPU s':>14}"
+    )
     count = args.matches or args.deals
+    base = rows[0][1] if args.skip_serial is None else None
     for label, run in rows:
         n = 1 if label == "local, 1 worker" else workers
         efficiency = serial / (n * run.seconds)
+        work = "-" if base is None else f"{100 * (run.work / base.work - 1):+.1f}%"
+        cpu = "-" if base is None else f"{100 * (run.work_cpu / base.work_cpu - 1):+.1f}%"
         print(
             f"  {label:<22}{run.seconds:>9.2f}{count / run.seconds:>10.1f}"
-            f"{100 * efficiency:>11.1f}%{100 * run.driver_cpu / run.seconds:>11.1f}%"
+            f"{100 * efficiency:>11.1f}%{run.chunks:>8}{work:>16}{cpu:>15}"
+            f"{100 * run.share:>10.0f}%{run.driver_cpu:>14.2f}"
+        )
+    if on_ray.share < 0.9:
+        print(
+            f"  NOTE: Ray's workers got only {100 * on_ray.share:.0f}% of their CPUs (other load"
+            " on the machine); the efficiency above measures that, not the backend"
         )
     if pool is not None:
         print(f"  ray time / local pool time: {on_ray.seconds / pool.seconds:.3f}")

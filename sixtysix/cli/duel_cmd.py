@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 @option_assignments()
 @backend_options(
     workers_help="Worker processes (local) or CPUs (Ray); results do not depend on it, times"
-    " per move get noisier. Default: 1 locally, every CPU of the Ray cluster.",
+    " per move get noisier. Default: 1 locally; on Ray every CPU of the cluster (of this"
+    " machine for a local instance).",
     workers_aliases=("--jobs",),
 )
 @deadline_options()
