@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -63,18 +62,12 @@ def backend_options(
     return decorate
 
 
-def build_backend(
-    backend: str,
-    workers: int | None,
-    address: str | None,
-    mp_context: multiprocessing.context.BaseContext | None = None,
-) -> Backend:
-    """The backend of ``backend_options`` (``mp_context``: how local workers start)."""
+def build_backend(backend: str, workers: int | None, address: str | None) -> Backend:
     from sixtysix.sim.backends import make_backend  # start-up
 
     if address and backend != "ray":
         raise InputError("--address is only for --backend ray")
-    return make_backend(backend, workers, address, mp_context)
+    return make_backend(backend, workers, address)
 
 
 def parse_bots(

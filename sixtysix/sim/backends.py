@@ -427,18 +427,12 @@ def _check_reachable(address: str) -> None:
         ) from None
 
 
-def make_backend(
-    name: str,
-    workers: int | None = None,
-    address: str | None = None,
-    mp_context: multiprocessing.context.BaseContext | None = None,
-) -> Backend:
-    """The backend the CLI's ``--backend``, ``--workers`` and ``--address`` ask for
-    (``mp_context``: how a local pool's workers start, as for :class:`LocalBackend`)."""
+def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:
+    """The backend the CLI's ``--backend``, ``--workers`` and ``--address`` ask for."""
     if name == "local":
         if address:
             raise BackendError("--address is only for --backend ray")
-        return LocalBackend(workers, mp_context)
+        return LocalBackend(workers)
     if name == "ray":
         return RayBackend(address, workers)
     raise BackendError(f"unknown backend {name!r}; backends: local, ray")
