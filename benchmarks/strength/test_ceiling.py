@@ -323,6 +323,25 @@ def test_a_step_cut_short_by_ctrl_c_keeps_its_finished_matches(
     assert out.err.strip() == "interrupted: 0 steps finished"
 
 
+def test_the_ladder_on_ray_gives_the_local_results(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray", reason="the ray extra is not installed")
+    args = ["66", "--matches", "1", "--deals", "4", "--steps", "medium", "--json"]
+    found = []
+    for where in (["--jobs", "2"], ["--backend", "ray", "--jobs", "2"]):
+        assert ladder.main([*args, *where]) == 0
+        steps = json.loads(capsys.readouterr().out)["steps"]
+        for s in steps:
+            del s["seconds"], s["median_ms_upper"]
+        found.append(steps)
+    assert found[0] == found[1] and len(found[0]) == 2
+
+
+def test_the_ladder_takes_an_address_only_for_ray(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        ladder.main(["66", "--address", "127.0.0.1:1"])
+    assert exc.value.code == 2 and "--address is only for --backend ray" in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------ the ceiling's edge, split
 
 

@@ -6,25 +6,23 @@ import json
 import math
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 from click.core import ParameterSource
 
-from sixtysix.cli.common import (
-    MAX_WORKERS,
-    SEED,
-    bounded,
-    option_assignments,
-    registry,
-    reports_errors,
-)
+from sixtysix.cli.common import SEED, bounded, option_assignments, registry, reports_errors
 from sixtysix.cli.errors import EXIT_INTERRUPTED, InputError
 from sixtysix.cli.exec_options import deadline_options, deadlines
 from sixtysix.cli.localized import LocalizedCommand, lang_option
+from sixtysix.cli.sim_options import backend_options, build_backend
 from sixtysix.core.options import parse_assignments
 from sixtysix.core.rng import Seed
 from sixtysix.i18n import Translator, translator
 from sixtysix.plugins.manager import variant_from
+
+if TYPE_CHECKING:
+    from sixtysix.sim.backends import Backend
 
 
 @click.command(cls=LocalizedCommand)
@@ -51,12 +49,11 @@ from sixtysix.plugins.manager import variant_from
     help="Master seed: the same seed gives the same deals and choices. Default: secure random.",
 )
 @option_assignments()
-@click.option(
-    "--jobs",
-    type=bounded(1, MAX_WORKERS),
-    default=1,
-    show_default=True,
-    help="Worker processes (results do not depend on it; times per move get noisier).",
+@backend_options(
+    workers_help="Worker processes (local) or CPUs (Ray); results do not depend on it, times"
+    " per move get noisier. Default: 1 locally; on Ray every CPU of the cluster (of this"
+    " machine for a local instance).",
+    workers_aliases=("--jobs",),
 )
 @deadline_options()
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -76,7 +73,9 @@ def duel(
     seed: int | None,
     preset: str | None,
     options: tuple[str, ...],
-    jobs: int,
+    workers: int | None,
+    backend: str,
+    address: str | None,
     start_timeout: float,
     move_timeout: float,
     as_json: bool,
@@ -112,8 +111,13 @@ def duel(
       sixtysix duel schnapsen @hard @medium --deals 200 --jobs 2
       sixtysix duel 66-4 expert:samples=32 heuristic --json
       sixtysix duel schnapsen expert heuristic --matches 100 --seed 1
+      sixtysix duel 66 @hard @medium --deals 2000 --backend ray --address auto
 
-    Ctrl-C stops early and reports every deal finished so far (exit status 130).
+    A seed gives the same results with any --workers and either backend: every deal and
+    match draws only from its own seed paths.
+
+    Ctrl-C stops after the deals (matches) in progress and reports every one finished (exit
+    status 130); a second Ctrl-C stops at once.
     """
     from sixtysix.bots.external import (  # start-up
         check_exec,
@@ -123,7 +127,14 @@ def duel(
     )
     from sixtysix.bots.levels import resolve_player  # start-up
     from sixtysix.sim import match_duel  # start-up
-    from sixtysix.sim.duel import Contestant, DealResult, iter_deals, summarize  # start-up
+    from sixtysix.sim.backends import StopFlag, stop_notice  # start-up
+    from sixtysix.sim.duel import (  # start-up
+        Contestant,
+        DealResult,
+        iter_deals,
+        local_backend,
+        summarize,
+    )
 
     tr = translator(lang)
     given = click.get_current_context().get_parameter_source("deals")
@@ -168,19 +179,27 @@ def duel(
         disable=not show,
         transient=True,
     )
+    engine: Backend = (
+        local_backend(workers or 1)
+        if backend == "local" and not address
+        else build_backend(backend, workers, address)
+    )
     start = time.perf_counter()
     try:
-        with players_closed(), bar:
+        with players_closed(), engine, StopFlag(stop_notice) as stop, bar:
             if matches is None:
                 task = bar.add_task("duel", total=deals)
-                for result in iter_deals(v, contestants, master, deals, jobs):
+                for result in iter_deals(v, contestants, master, deals, backend=engine, stop=stop):
                     results.append(result)
                     bar.advance(task)
             else:
                 task = bar.add_task("duel", total=matches)
-                for match in match_duel.iter_matches(v, contestants, master, matches, jobs):
+                for match in match_duel.iter_matches(
+                    v, contestants, master, matches, backend=engine, stop=stop
+                ):
                     played.append(match)
                     bar.advance(task)
+        interrupted = stop.requested
     except KeyboardInterrupt:
         interrupted = True
     labels = (contestants[0].label, contestants[1].label)
@@ -196,6 +215,8 @@ def duel(
         summary, data = in_matches.deals, in_matches.as_json()
     if as_json:
         data["options"] = dict(v.options.diff())
+        data["backend"] = engine.name
+        data["workers"] = engine.workers
         click.echo(json.dumps(data, indent=2))
     else:
         _print(summary, tr, in_matches)

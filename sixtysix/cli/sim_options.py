@@ -22,8 +22,17 @@ if TYPE_CHECKING:
     from sixtysix.sim.backends import Backend
 
 
-def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``--workers``, ``--backend`` and ``--address``."""
+#: What ``--workers`` says by default (``simulate``, ``tournament``).
+WORKERS_HELP = (
+    "Worker processes (local) or CPUs (local Ray instance). "
+    "Default: every CPU, and a single process for small runs."
+)
+
+
+def backend_options(
+    workers_help: str = WORKERS_HELP, workers_aliases: tuple[str, ...] = ()
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--workers`` (also named ``workers_aliases``), ``--backend`` and ``--address``."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         func = click.option(
@@ -42,10 +51,11 @@ def backend_options() -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         )(func)
         func = click.option(
             "--workers",
+            *workers_aliases,
+            "workers",
             type=bounded(1, MAX_WORKERS),
             default=None,
-            help="Worker processes (local) or CPUs (local Ray instance). "
-            "Default: every CPU, and a single process for small runs.",
+            help=workers_help,
         )(func)
         return func
 

@@ -195,31 +195,52 @@ def iter_deals(
     deals: int,
     jobs: int = 1,
     backend: Backend | None = None,
+    stop: StopFlag | None = None,
 ) -> Iterator[DealResult]:
     """Deals ``0..deals-1``, each with all its games; in order with one job, else as done.
 
     They are played on ``backend`` (by default :class:`~sixtysix.sim.backends.LocalBackend`
-    with ``jobs`` processes, one deal at a time each) as simulations and tournaments are; a
-    Ctrl-C stops at once. The results do not depend on ``jobs``: every deal draws only from
-    its own seed paths.
+    with ``jobs`` processes) as simulations and tournaments are, and stopped as
+    :func:`run_units` says. The results do not depend on ``jobs`` nor on the backend: every
+    deal draws only from its own seed paths.
     """
     job = DuelJob(variant, tuple(contestants), seed)
-    for chunk in run_units(play_duel_chunk, job, deals, jobs, backend):
+    for chunk in run_units(play_duel_chunk, job, deals, jobs, backend, stop):
         yield from chunk.deals
 
 
+def local_backend(workers: int = 1) -> LocalBackend:
+    """A duel's local backend: ``workers`` processes started by the platform's default method
+    (fork on Linux), so they start at once, where a forkserver that preloads the simulator
+    costs most of a second first."""
+    return LocalBackend(max(1, workers), multiprocessing.get_context())
+
+
 def run_units(
-    kernel: Kernel[DuelJob, R], job: DuelJob, units: int, jobs: int, backend: Backend | None
+    kernel: Kernel[DuelJob, R],
+    job: DuelJob,
+    units: int,
+    jobs: int,
+    backend: Backend | None,
+    stop: StopFlag | None = None,
 ) -> Iterator[R]:
-    """The chunks of units ``0..units-1`` (deals, or matches), one unit per chunk, as the
-    backend finishes them."""
-    # The platform's default start method (fork on Linux): a duel's workers start at once,
-    # where a forkserver that preloads the simulator costs most of a second first.
-    runner = backend or LocalBackend(max(1, jobs), multiprocessing.get_context())
-    plan = ChunkPlan([(0, units)], first=1, max_size=1, workers=runner.workers)
-    # No StopFlag handler is installed: Ctrl-C is a KeyboardInterrupt here, which ends the
-    # backend's workers, and the caller reports the units finished so far.
-    with closing(runner.run(kernel, job, plan, StopFlag())) as chunks:
+    """The chunks of units ``0..units-1`` (deals, or matches) as the backend finishes them.
+
+    Worker processes and Ray get chunks of about half a second of units each, sized by the
+    speed observed, as a simulation's games are: a short unit (a deal between fast bots takes
+    a millisecond) would otherwise cost more to send than to play. This process plays one unit
+    at a time, so that an interrupt loses no finished unit. Which chunk holds a unit never
+    changes its results.
+
+    With ``stop`` (a :class:`~sixtysix.sim.backends.StopFlag` the caller installed), the first
+    Ctrl-C stops handing out work and the running units finish and are yielded. Without it,
+    Ctrl-C is a ``KeyboardInterrupt`` here, which ends the backend's workers at once; either
+    way the caller reports the units finished so far.
+    """
+    runner = backend or local_backend(jobs)
+    alone = isinstance(runner, LocalBackend) and runner.requested == 1
+    plan = ChunkPlan([(0, units)], first=1, max_size=1 if alone else 8192, workers=runner.workers)
+    with closing(runner.run(kernel, job, plan, stop or StopFlag())) as chunks:
         yield from chunks
 
 
@@ -317,10 +338,12 @@ def duel(
     deals: int,
     seed: Seed,
     jobs: int = 1,
+    backend: Backend | None = None,
 ) -> DuelSummary:
-    """Play a whole duel in this process (or ``jobs`` workers) and summarize it."""
+    """Play a whole duel in this process (or ``jobs`` workers, or on ``backend``) and
+    summarize it."""
     start = time.perf_counter()
-    results = list(iter_deals(variant, (a, b), seed, deals, jobs))
+    results = list(iter_deals(variant, (a, b), seed, deals, jobs, backend))
     return summarize(
         variant.name, (a.label, b.label), results, seed.value, time.perf_counter() - start
     )

@@ -33,7 +33,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.sim.backends import Backend
+from sixtysix.sim.backends import Backend, StopFlag
 from sixtysix.sim.duel import (
     A,
     B,
@@ -192,14 +192,16 @@ def iter_matches(
     matches: int,
     jobs: int = 1,
     backend: Backend | None = None,
+    stop: StopFlag | None = None,
 ) -> Iterator[DuelMatch]:
     """Matches ``0..matches-1``, each in every seating; in order with one job, else as done.
 
-    As :func:`~sixtysix.sim.duel.iter_deals` runs deals: a Ctrl-C stops at once, and the
-    results do not depend on ``jobs``.
+    As :func:`~sixtysix.sim.duel.iter_deals` runs deals (Ctrl-C as
+    :func:`~sixtysix.sim.duel.run_units` says), and the results do not depend on ``jobs`` nor
+    on the backend.
     """
     job = DuelJob(variant, tuple(contestants), seed)
-    for chunk in run_units(play_match_chunk, job, matches, jobs, backend):
+    for chunk in run_units(play_match_chunk, job, matches, jobs, backend, stop):
         yield from chunk.matches
 
 
@@ -272,10 +274,12 @@ def duel_matches(
     matches: int,
     seed: Seed,
     jobs: int = 1,
+    backend: Backend | None = None,
 ) -> MatchDuelSummary:
-    """Play a whole duel in matches in this process (or ``jobs`` workers) and summarize it."""
+    """Play a whole duel in matches in this process (or ``jobs`` workers, or on ``backend``)
+    and summarize it."""
     start = time.perf_counter()
-    results = list(iter_matches(variant, (a, b), seed, matches, jobs))
+    results = list(iter_matches(variant, (a, b), seed, matches, jobs, backend))
     return summarize_matches(
         variant.name, (a.label, b.label), results, seed.value, time.perf_counter() - start
     )

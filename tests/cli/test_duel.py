@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -219,3 +222,61 @@ def test_ctrl_c_reports_the_finished_matches(
     data = json.loads(result.output)
     assert data["matches"]["played"] == 2 and data["matches"]["games"] == 4
     assert data["interrupted"] is True
+
+
+# ---------------------------------------------------------------------- backends
+
+
+def test_workers_is_the_jobs_option_and_is_reported(runner: CliRunner) -> None:
+    args = ("66", "heuristic", "random", "--deals", "6", "--seed", "2")
+    jobs = run_json(runner, *args, "--jobs", "2")
+    workers = run_json(runner, *args, "--workers", "2")
+    alone = run_json(runner, *args)
+    assert (jobs["backend"], jobs["workers"], alone["workers"]) == ("local", 2, 1)
+    assert jobs["games_won"] == workers["games_won"] == alone["games_won"]
+
+
+def test_an_address_without_ray_is_one_line_and_status_2(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["duel", "66", "heuristic", "random", "--address", "h:1"])
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: --address is only for --backend ray"
+
+
+def test_an_unreachable_ray_cluster_is_reported_as_simulate_reports_it(
+    runner: CliRunner,
+) -> None:
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
+    if ray.is_initialized():
+        pytest.skip("a Ray instance runs in this process: the address would not be used")
+    where = ["--backend", "ray", "--address", "127.0.0.1:1"]
+    duel = runner.invoke(cli, ["duel", "66", "heuristic", "random", "--deals", "2", *where])
+    simulate = runner.invoke(cli, ["simulate", "66", "--games", "2", *where])
+    assert duel.exit_code == simulate.exit_code == 2
+    assert duel.output == simulate.output
+    assert duel.output.startswith("Error: cannot reach the Ray cluster at 127.0.0.1:1")
+    assert len(duel.output.strip().splitlines()) == 1
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_first_ctrl_c_finishes_the_deals_in_progress(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, workers: str
+) -> None:
+    """A real SIGINT once the first deal is in: no deal is handed out after it, those in
+    progress finish and are reported (one process: only the deal it was playing)."""
+    real = duel_module.iter_deals
+
+    def interrupted(*args: Any, **kwargs: Any) -> Iterator[duel_module.DealResult]:
+        for number, result in enumerate(real(*args, **kwargs)):
+            if number == 0:
+                os.kill(os.getpid(), signal.SIGINT)
+            yield result
+
+    monkeypatch.setattr(duel_module, "iter_deals", interrupted)
+    args = ["duel", "66", "heuristic", "random", "--deals", "100000", "--json"]
+    result = runner.invoke(cli, [*args, "--workers", workers, "--no-progress"])
+    assert result.exit_code == 130, result.output
+    assert "Ctrl-C again to stop at once" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True
+    assert data["deals"] == 1 if workers == "1" else 1 <= data["deals"] < 100000

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -13,6 +15,7 @@ from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.actions import CLOSE, Action
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
+from sixtysix.sim.backends import Backend, RayBackend, StopFlag
 from sixtysix.sim.duel import (
     A,
     B,
@@ -21,9 +24,11 @@ from sixtysix.sim.duel import (
     arrangements,
     duel,
     iter_deals,
+    local_backend,
     play_duel_deal,
     summarize,
 )
+from sixtysix.sim.match_duel import DuelMatch, iter_matches, play_duel_match
 from sixtysix.variants.schnapsen import Schnapsen
 from sixtysix.variants.sixtysix import SixtySix
 from sixtysix.variants.sixtysix_3 import SixtySix3
@@ -195,3 +200,80 @@ def test_each_game_records_who_closed_the_talon_and_how_much_was_left() -> None:
     assert any(g.closed_with == full for g in closed)  # closed at its very first lead
     calm = play_duel_deal(variant, (keeper, Contestant("again", Keeper)), Seed(3), 0).games
     assert all(g.closed_by == -1 and g.closed_with == 0 for g in calm)
+
+
+# ---------------------------------------------------------------------- backends and Ctrl-C
+
+
+def backend_named(where: str, request: pytest.FixtureRequest) -> Backend:
+    """``one``: this process; ``two``: two local processes; ``ray``: the session's local Ray
+    instance (skipped without the ray extra)."""
+    if where == "ray":
+        request.getfixturevalue("ray_instance")
+        return RayBackend(workers=2)
+    return local_backend(1 if where == "one" else 2)
+
+
+BOTS = (Contestant("noisy", HeuristicBot, {"noise": "0.3"}), RANDOM)
+
+
+def unit_results(unit: str, backend: Backend | None, count: int, stop: StopFlag | None) -> Any:
+    """The duel's deals (or matches) as played on ``backend``."""
+    if unit == "deals":
+        return iter_deals(SixtySix(), BOTS, Seed(8), count, backend=backend, stop=stop)
+    return iter_matches(Schnapsen(), BOTS, Seed(8), count, backend=backend, stop=stop)
+
+
+def played_alone(unit: str, number: int) -> DealResult | DuelMatch:
+    """Deal (match) ``number`` of that duel, played here by itself."""
+    if unit == "deals":
+        return play_duel_deal(SixtySix(), BOTS, Seed(8), number)
+    return play_duel_match(Schnapsen(), BOTS, Seed(8), number)
+
+
+def number(result: DealResult | DuelMatch) -> int:
+    return result.deal if isinstance(result, DealResult) else result.match
+
+
+def content(result: DealResult | DuelMatch) -> object:
+    """What a deal or match gave, without the times per move (all that varies)."""
+    if isinstance(result, DealResult):
+        games = result.games
+        return result.deal, [(g.seating, g.outcome, [len(t) for t in g.times]) for g in games]
+    seatings = result.seatings
+    return result.match, [(s.seating, s.totals, content(DealResult(0, s.games))) for s in seatings]
+
+
+@pytest.mark.parametrize("where", ["two", "ray"])
+@pytest.mark.parametrize(("unit", "count"), [("deals", 60), ("matches", 4)])
+def test_every_backend_plays_the_units_of_one_process(
+    where: str, unit: str, count: int, request: pytest.FixtureRequest
+) -> None:
+    here = sorted(map(content, unit_results(unit, None, count, None)), key=repr)
+    with backend_named(where, request) as backend:
+        there = sorted(map(content, unit_results(unit, backend, count, None)), key=repr)
+    assert here == there and len(here) == count
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("where", ["one", "two", "ray"])
+@pytest.mark.parametrize("unit", ["deals", "matches"])
+def test_the_first_ctrl_c_keeps_every_finished_unit(
+    where: str, unit: str, request: pytest.FixtureRequest
+) -> None:
+    """A real SIGINT once the first unit is in: nothing more is handed out, the work in
+    progress finishes and is kept (units go out in order, so the kept ones are the first few,
+    with no gap), and every unit kept is the one a single process plays."""
+    kept: list[DealResult | DuelMatch] = []
+    with backend_named(where, request) as backend, StopFlag() as stop:
+        for result in unit_results(unit, backend, 1_000_000, stop):
+            kept.append(result)
+            if len(kept) == 1:
+                os.kill(os.getpid(), signal.SIGINT)
+    assert stop.requested
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    numbers = sorted(number(r) for r in kept)
+    assert numbers == list(range(len(kept)))
+    assert len(kept) == 1 if where == "one" else 1 <= len(kept) < 1_000_000
+    for result in kept[:: max(1, len(kept) // 10)]:
+        assert content(result) == content(played_alone(unit, number(result)))

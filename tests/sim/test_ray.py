@@ -1,4 +1,4 @@
-"""The Ray backend on a local Ray instance: the same games as the local backend.
+"""The Ray backend on a local Ray instance: the same games (and duels) as the local backend.
 
 The instance comes from the session fixture ``ray_instance`` (tests/sim/conftest.py); these
 tests are skipped only when Ray is not installed (the ``ray`` extra).
@@ -6,14 +6,21 @@ tests are skipped only when Ray is not installed (the ``ray`` extra).
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.cli import cli
 from sixtysix.core.rng import Seed
+from sixtysix.sim import duel as duel_module
+from sixtysix.sim import match_duel
 from sixtysix.sim.backends import LocalBackend, RayBackend, StopFlag
 from sixtysix.sim.jobs import SimJob, run_simulation
 from sixtysix.sim.simulate import BotSpec
@@ -63,3 +70,64 @@ def test_simulate_cli_on_ray(ray_instance: Any, tmp_path: Path) -> None:
     assert local.exit_code == 0, local.output
     assert rows_of(out) == rows_of(tmp_path / "l.jsonl")
     assert '"backend": "ray"' in on_ray.output
+
+
+def duel_json(runner: CliRunner, *args: str) -> dict[str, Any]:
+    result = runner.invoke(cli, ["duel", *args, "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def without_timing(data: dict[str, Any]) -> dict[str, Any]:
+    """A duel's JSON without what a clock measured or where it ran."""
+    kept = {k: v for k, v in data.items() if k not in ("seconds", "backend", "workers")}
+    kept["time_per_move"] = {who: t["moves"] for who, t in data["time_per_move"].items()}
+    return kept
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["schnapsen", "heuristic:noise=0.3", "random", "--deals", "40"],
+        ["66-3", "heuristic", "random:seed=2", "--matches", "2"],
+    ],
+    ids=["deals", "matches"],
+)
+def test_duel_cli_on_ray_gives_the_local_results(ray_instance: Any, args: list[str]) -> None:
+    runner = CliRunner()
+    on_ray = duel_json(runner, *args, "--seed", "5", "--backend", "ray")
+    one = duel_json(runner, *args, "--seed", "5")
+    two = duel_json(runner, *args, "--seed", "5", "--workers", "2")
+    assert (on_ray["backend"], on_ray["workers"]) == ("ray", 2)
+    assert (one["backend"], one["workers"], two["workers"]) == ("local", 1, 2)
+    assert without_timing(on_ray) == without_timing(one) == without_timing(two)
+    assert on_ray["interrupted"] is False
+
+
+@pytest.mark.usefixtures("sigint_as_at_a_terminal")
+@pytest.mark.parametrize("unit", ["--deals", "--matches"])
+def test_ctrl_c_of_a_duel_on_ray_keeps_the_finished_units(
+    ray_instance: Any, unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real SIGINT once the first deal (match) is in: exit status 130, and the report holds
+    what finished."""
+    module = duel_module if unit == "--deals" else match_duel
+    name = "iter_deals" if unit == "--deals" else "iter_matches"
+    real = getattr(module, name)
+
+    def interrupted(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        for number, result in enumerate(real(*args, **kwargs)):
+            if number == 0:
+                os.kill(os.getpid(), signal.SIGINT)
+            yield result
+
+    monkeypatch.setattr(module, name, interrupted)
+    args = ["duel", "66", "heuristic", "random", unit, "100000", "--seed", "3", "--json"]
+    result = CliRunner().invoke(cli, [*args, "--backend", "ray", "--no-progress"])
+    assert result.exit_code == 130, result.output
+    assert "Stopping after the games in progress" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True and data["backend"] == "ray"
+    played = data["deals"] if unit == "--deals" else data["matches"]["played"]
+    assert 0 < played < 100000
