@@ -7,8 +7,9 @@ against ``random``, ``heuristic`` and ``expert``; then the table over seeds.
 Each run appends one JSON line to ``runs/baselines.jsonl``: the recipe, seed and steps, the
 training's wall-clock and CPU seconds, the machine's load average before it, and every duel
 (``sixtysix.sim.duel``'s JSON: each deal played twice with the seats swapped). ``table`` prints
-per recipe and opponent the mean win rate over seeds with its 95% t interval across seeds, and
-each run's own win rate with its Wilson interval.
+per recipe and opponent the mean win rate over seeds with its 95% t interval across seeds and
+the mean game points per deal (the policy's minus the opponent's), then each run's win rates
+with their Wilson intervals.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -68,34 +70,37 @@ def run(args: argparse.Namespace) -> None:
 
 
 def table(path: Path) -> str:
+    """Two Markdown tables: the mean over seeds per recipe, and every run."""
     runs: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for text in path.read_text().splitlines():
         line = json.loads(text)
         runs[(line["recipe"], line["steps"])].append(line)
-    rows = [
-        "| recipe | steps | seeds | training (CPU s, mean) | against | win rate, mean over seeds"
-        " (95% t interval) | each seed's win rate (95% Wilson) | game points per deal, mean |",
-        "|---|---:|---:|---:|---|---|---|---:|",
+    head = " | ".join(f"against {o}" for o in OPPONENTS)
+    summary = [
+        f"| recipe | steps | seeds | training per run, CPU (wall) | {head} |",
+        "|---|---:|---:|---|" + "---|" * len(OPPONENTS),
     ]
+    each = [f"| recipe | seed | load before | {head} |", "|---|---:|---|" + "---|" * len(OPPONENTS)]
     for (recipe, steps), lines in runs.items():
-        cpu = sum(x["train_seconds"]["cpu"] for x in lines) / len(lines)
+        cpu = statistics.fmean(x["train_seconds"]["cpu"] for x in lines)
+        wall = statistics.fmean(x["train_seconds"]["wall"] for x in lines)
+        cells = []
         for opponent in OPPONENTS:
             duels = [d for x in lines for d in x["duels"] if d["bots"]["b"] == opponent]
-            if not duels:
-                continue
-            rates = [d["win_rate"]["a"] for d in duels]
-            mean = across_seeds([r["estimate"] for r in rates])
-            margin = across_seeds(
-                [d["game_points_per_deal"]["difference"]["estimate"] for d in duels]
-            )
+            mean = across_seeds([d["win_rate"]["a"]["estimate"] for d in duels])
             interval = "" if mean.low is None else f" ({mean.low:.1%}-{mean.high:.1%})"
-            each = ", ".join(f"{r['estimate']:.1%} ({r['low']:.1%}-{r['high']:.1%})" for r in rates)
-            rows.append(
-                f"| {recipe} | {steps:,} | {len(lines)} | {cpu:.0f} | {opponent}"
-                f" ({duels[0]['games']} games) | **{mean.value:.1%}**{interval} | {each}"
-                f" | {margin.value:+.2f} |"
+            margin = statistics.fmean(
+                d["game_points_per_deal"]["difference"]["estimate"] for d in duels
             )
-    return "\n".join(rows)
+            cells.append(f"**{mean.value:.1%}**{interval}, {margin:+.2f}")
+        row = [recipe, f"{steps:,}", str(len(lines)), f"{cpu:.0f} s ({wall:.0f} s)", *cells]
+        summary.append("| " + " | ".join(row) + " |")
+        for x in lines:
+            rates = [d["win_rate"]["a"] for d in x["duels"]]
+            cells = [f"{r['estimate']:.1%} ({r['low']:.1%}-{r['high']:.1%})" for r in rates]
+            load = ", ".join(f"{v:.1f}" for v in x["load_before"])
+            each.append(f"| {recipe} | {x['seed']} | {load} | {' | '.join(cells)} |")
+    return "\n".join([*summary, "", *each])
 
 
 def main(argv: list[str] | None = None) -> int:
