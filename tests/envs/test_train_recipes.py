@@ -6,6 +6,7 @@ it needs, where the ``train`` extra is not installed."""
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +48,15 @@ def recipes(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, ModuleType]]:
 def needs(*modules: str) -> None:
     for module in modules:  # an installed module whose own imports fail counts as missing
         pytest.importorskip(module, reason="needs the train extra", exc_type=ImportError)
+
+
+def needs_table_only() -> None:
+    """The Gymnasium registration, ``action_masks()`` and ``table_only`` of sixtysix.envs."""
+    from sixtysix.envs.pettingzoo_env import pettingzoo_env
+
+    table_only = "table_only" in inspect.signature(pettingzoo_env).parameters
+    if not (hasattr(SixtySixGym, "action_masks") and table_only):
+        pytest.skip("needs the Gymnasium registration, action_masks() and table_only of envs")
 
 
 def plays_cleanly(common: ModuleType, path: Path, play: str = "greedy") -> None:
@@ -184,8 +194,7 @@ def test_maskable_ppo_trains_reproducibly_and_its_policy_plays(
     recipes: dict[str, ModuleType], tmp_path: Path
 ) -> None:
     needs("torch", "sb3_contrib")
-    if not hasattr(SixtySixGym, "action_masks"):
-        pytest.skip("needs the Gymnasium registration and action_masks() of sixtysix.envs")
+    needs_table_only()
     ppo, common = recipes["maskable_ppo"], recipes["common"]
     paths = []
     for name in ("a", "b"):
@@ -209,6 +218,7 @@ def test_rllib_ppo_trains_reproducibly_and_its_policy_plays(
     recipes: dict[str, ModuleType], tmp_path: Path
 ) -> None:
     needs("torch", "ray.rllib.algorithms.ppo", "ray.tune.registry")
+    needs_table_only()
     import ray  # the train extra (checked above)
     import torch  # the train extra (checked above)
 
