@@ -15,12 +15,15 @@ efficiency ``serial / (N * time)`` of each and Ray's time against the local pool
 them the chunks handed out, the seconds the workers spent in the kernel against the serial
 run's (``work vs serial``: what a unit costs more in a worker), the same by the workers' CPU
 clocks (``CPU vs serial``, which other load on the machine hardly moves), the workers' CPU time
-over their kernel seconds (``CPU share``: below 100% when other load took the CPUs) and this
-process's own CPU seconds beside the units (``driver CPU s``). Exit
-status 1 when Ray's efficiency is below ``--target`` (0.9).
+over their kernel seconds (``CPU share``: below 100% when other load took the CPUs), this
+process's own CPU seconds beside the units (``driver CPU s``), and the serial run's CPU seconds
+over this run's, workers and driver together (``CPU efficiency``: the most the wall-clock
+efficiency can reach on idle CPUs, which the workers' start, the wait for the last chunks and
+Ray's own processes lower further; other load hardly moves it). Exit status 1 when Ray's
+efficiency is below ``--target`` (0.9).
 
     python -m benchmarks.speed.ray_duel
-    python -m benchmarks.speed.ray_duel --deals 200 --a @hard --b @medium
+    python -m benchmarks.speed.ray_duel --deals 300 --a @hard --b @medium
     python -m benchmarks.speed.ray_duel --matches 40 --a @hard --b @medium --variant 66
     python -m benchmarks.speed.ray_duel --skip-serial 61.2     # reuse a serial time
 
@@ -91,6 +94,11 @@ class Run:
     work_cpu: float
     driver_cpu: float
     found: list[object]
+
+    @property
+    def cpu(self) -> float:
+        """CPU seconds of the workers' units and of this process beside them."""
+        return self.work_cpu + self.driver_cpu
 
     @property
     def share(self) -> float:
@@ -190,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  {'':<22}{'wall s':>9}{'units/s':>10}{'efficiency':>12}{'chunks':>8}"
         f"{'work vs serial':>16}{'CPU vs serial':>15}{'CPU share':>11}{'driver CPU s':>14}"
+        f"{'CPU efficiency':>16}"
     )
     count = args.matches or args.deals
     base = rows[0][1] if args.skip_serial is None else None
@@ -198,10 +207,11 @@ def main(argv: list[str] | None = None) -> int:
         efficiency = serial / (n * run.seconds)
         work = "-" if base is None else f"{100 * (run.work / base.work - 1):+.1f}%"
         cpu = "-" if base is None else f"{100 * (run.work_cpu / base.work_cpu - 1):+.1f}%"
+        spent = "-" if base is None else f"{100 * base.cpu / run.cpu:.1f}%"
         print(
             f"  {label:<22}{run.seconds:>9.2f}{count / run.seconds:>10.1f}"
             f"{100 * efficiency:>11.1f}%{run.chunks:>8}{work:>16}{cpu:>15}"
-            f"{100 * run.share:>10.0f}%{run.driver_cpu:>14.2f}"
+            f"{100 * run.share:>10.0f}%{run.driver_cpu:>14.2f}{spent:>16}"
         )
     if on_ray.share < 0.9:
         print(
