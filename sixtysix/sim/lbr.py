@@ -55,8 +55,7 @@ asked; the reading stops asking about a deal once it is :data:`BEHIND` the best 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from sixtysix.bots.base import Bot
 from sixtysix.bots.inference.play import PlayLikelihood, chance_of_random, resample
@@ -70,6 +69,7 @@ from sixtysix.core.faults import forfeit
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.view import View
+from sixtysix.sim.duel import Contestant
 
 #: Imagined deals drawn (and weighed by the bot's play) per decision.
 WORLDS = 8
@@ -116,22 +116,11 @@ class Settings:
     search_share: float = SEARCH_SHARE
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot class with its parameters (what the command line resolved a spec to)."""
-
-    label: str
-    cls: type[Bot]
-    params: Mapping[str, str] = field(default_factory=dict)
-
-    def make(self, seat: int, seed: Seed) -> Bot:
-        return self.cls(seat, seed, dict(self.params))
-
-    def shadow(self, seat: int, seed: Seed) -> Bot:
-        """A copy of this bot with ``seed``, not the true bot's: a ``seed`` parameter, which
-        would fix the copy's randomness to the true bot's, is dropped."""
-        params = {k: v for k, v in self.params.items() if k != "seed"}
-        return self.cls(seat, seed, params)
+def shadow_copy(bot: Contestant, seat: int, seed: Seed) -> Bot:
+    """A copy of ``bot`` with ``seed``, not the true bot's: a ``seed`` parameter, which would
+    fix the copy's randomness to the true bot's, is dropped."""
+    params = {k: v for k, v in bot.params.items() if k != "seed"}
+    return bot.cls(seat, seed, params)
 
 
 @dataclass
@@ -199,7 +188,7 @@ class Shadows:
     asked; the same view asked of the same slot again gets the kept answer.
     """
 
-    def __init__(self, bot: BotSpec, seat: int, seed: Seed, counters: Counters) -> None:
+    def __init__(self, bot: Contestant, seat: int, seed: Seed, counters: Counters) -> None:
         self.bot = bot
         self.seat = seat
         self.seed = seed
@@ -215,9 +204,8 @@ class Shadows:
             return kept
         copy = self._copies.get(slot)
         if copy is None:
-            copy = self._copies[slot] = self.bot.shadow(
-                self.seat, self.seed.child(("shadow", slot))
-            )
+            seed = self.seed.child(("shadow", slot))
+            copy = self._copies[slot] = shadow_copy(self.bot, self.seat, seed)
         self.counters.queries += 1
         if slot == READER:
             self.counters.read += 1
@@ -235,8 +223,8 @@ class LocalBestResponse:
         self,
         seat: int,
         seed: Seed,
-        bot: BotSpec,
-        policy: BotSpec,
+        bot: Contestant,
+        policy: Contestant,
         settings: Settings | None = None,
     ) -> None:
         self.seat = seat
