@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "analyse": "sixtysix.cli.analyse_cmd:analyse",
     "bots": "sixtysix.cli.listing:bots",
     "duel": "sixtysix.cli.duel_cmd:duel",
+    "exploit": "sixtysix.cli.exploit_cmd:exploit",
     "join": "sixtysix.cli.join_cmd:join",
     "new-bot": "sixtysix.cli.scaffold_cmd:new_bot",
     "new-variant": "sixtysix.cli.scaffold_cmd:new_variant",
