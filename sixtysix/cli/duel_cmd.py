@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -229,6 +228,7 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
     from rich.console import Console  # start-up
     from rich.table import Table  # start-up
 
+    from sixtysix.cli.figures import estimate_text, times_text  # start-up
     from sixtysix.core.turn import describe  # start-up
     from sixtysix.service.terms import fault_kind  # start-up
     from sixtysix.sim.duel import A, B, DuelSummary  # start-up
@@ -267,21 +267,10 @@ def _print(summary: object, tr: Translator, in_matches: object = None) -> None:
         return
 
     def num(i: Estimate) -> str:
-        if i.low is None or i.high is None or math.isnan(i.value):
-            return f"{i.value:.3f}"
-        return tr._("{value} ({low} to {high})").format(
-            value=f"{i.value:.3f}", low=f"{i.low:.3f}", high=f"{i.high:.3f}"
-        )
+        return estimate_text(i, tr)
 
     def ms(t: TimeStats) -> str:
-        if not t.moves:
-            return "-"
-        return tr._("{mean} / {median} / {p95} ms ({moves} moves)").format(
-            mean=f"{1000 * t.mean:.2f}",
-            median=f"{1000 * t.median:.2f}",
-            p95=f"{1000 * t.p95:.2f}",
-            moves=t.moves,
-        )
+        return times_text(t, tr)
 
     table = Table(caption=tr._("95% confidence intervals in brackets"))
     table.add_column("")
