@@ -36,7 +36,7 @@ not its cards. At each of its decisions with a choice LBR
 Where LBR's view locates every card (two players, the talon gone) there is one deal and
 nothing to weigh: LBR then searches every line of its own actions to the end of the deal, the
 bot's reply at each of its turns asked of a shadow, and plays the best response exactly (for
-a bot whose answer the view decides; up to ``search_nodes`` positions, else it plays out).
+a bot whose answer the view decides; up to ``endgame_nodes`` positions, else it plays out).
 
 Honesty: LBR receives only its seat's view; the bot is a black box asked through views. The
 shadows are copies of the bot's class with the bot's parameters, but with seeds of LBR's own
@@ -91,10 +91,10 @@ MARGIN = 0.3
 #: The compiled search's share of an action's value (the play-outs have the rest; 0:
 #: play-outs alone), and the nodes it searches per decision (as many as the expert's).
 SEARCH_SHARE = 0.5
-SEARCH_BUDGET = 300_000
+SEARCH_NODES = 300_000
 #: Positions searched, at most, for an exact best response once LBR's view locates every card
 #: (0: never search; play out instead).
-SEARCH_NODES = 20_000
+ENDGAME_NODES = 20_000
 #: How much less likely than the best world (a factor of 100, as a log) a world may fall
 #: before the reading stops asking about it.
 BEHIND = math.log(100.0)
@@ -112,7 +112,7 @@ class Settings:
     trust: float = TRUST
     random_prior: float = RANDOM_PRIOR
     margin: float = MARGIN
-    search_nodes: int = SEARCH_NODES
+    endgame_nodes: int = ENDGAME_NODES
     search_share: float = SEARCH_SHARE
 
 
@@ -138,7 +138,7 @@ class Counters:
     read: int = 0
     open: int = 0
     reused: int = 0
-    searched: int = 0
+    endgames: int = 0
 
     def add(self, other: Counters) -> None:
         self.decisions += other.decisions
@@ -148,7 +148,7 @@ class Counters:
         self.read += other.read
         self.open += other.open
         self.reused += other.reused
-        self.searched += other.searched
+        self.endgames += other.endgames
 
 
 def open_talon(state: DealState) -> bool:
@@ -245,10 +245,10 @@ class LocalBestResponse:
         self.counters.decisions += 1
         stream = self.seed.stream(("decision", len(view.history)))
         worlds, kept = self.beliefs(view, stream)
-        if len(worlds) == 1 and self.settings.search_nodes > 0:
-            found = self.search(worlds[0])
+        if len(worlds) == 1 and self.settings.endgame_nodes > 0:
+            found = self.endgame(worlds[0])
             if found is not None:
-                self.counters.searched += 1
+                self.counters.endgames += 1
                 return ACTIONS[found]
         plays = self.plays(worlds, kept, stream)
         draws = sum(times for _, _, times in plays)
@@ -262,7 +262,7 @@ class LocalBestResponse:
         self.counters.playouts += len(plays) * len(legal)
         share = self.settings.search_share
         if share > 0:
-            searched = self.searched(worlds, kept)
+            searched = self.search_values(worlds, kept)
             if searched is not None:
                 values = {a: (1 - share) * v + share * searched[a] for a, v in values.items()}
         top = max(values.values())
@@ -391,7 +391,7 @@ class LocalBestResponse:
             state.apply_legal(answer)
         return float(deal_value(state, self.seat))
 
-    def searched(self, worlds: list[DealState], kept: list[int]) -> dict[int, float] | None:
+    def search_values(self, worlds: list[DealState], kept: list[int]) -> dict[int, float] | None:
         """Each action's mean value by the compiled search of the kept deals (one trick of
         look-ahead while the talon is open, then the fitted evaluation; exact after a close),
         or None without the compiled search (numba) for this game."""
@@ -399,7 +399,7 @@ class LocalBestResponse:
         if search is None:
             return None
         draws = sum(kept)
-        per_draw = max(1, SEARCH_BUDGET // draws)
+        per_draw = max(1, SEARCH_NODES // draws)
         totals: dict[int, float] = {}
         for world, times in zip(worlds, kept, strict=True):
             if not times:
@@ -411,12 +411,12 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ complete information
 
-    def search(self, world: DealState) -> int | None:
+    def endgame(self, world: DealState) -> int | None:
         """The action of the best response in ``world``, the one deal LBR's view allows: every
         line of LBR's actions searched to the end of the deal, the bot's reply at each of its
         turns asked of a shadow (slot 0). None when the search needs more than
-        ``search_nodes`` positions (the play-outs decide then)."""
-        self._nodes = self.settings.search_nodes
+        ``endgame_nodes`` positions (the play-outs decide then)."""
+        self._nodes = self.settings.endgame_nodes
         best = -math.inf
         choice: int | None = None
         for a in self._ordered(world):
