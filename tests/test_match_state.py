@@ -13,6 +13,7 @@ from sixtysix.core.errors import MatchError, RecordError
 from sixtysix.core.faults import FaultKind
 from sixtysix.core.match import play_match
 from sixtysix.core.match_state import MatchState
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.outcome import Reason
 from sixtysix.core.records import parse_record
 from sixtysix.core.rng import Seed
@@ -169,3 +170,75 @@ def test_a_record_restores_the_very_same_match(
         assert back.deal is not None and back.deal.history == match.deal.history
     if not back.over and back.deal is None and back.dealt < 40:
         assert back.next_deal().setup == match.next_deal().setup  # later deals alike
+
+
+# ---------------------------------------------------------------------- the public match state
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_view_of_a_deal_carries_the_matchs_public_state(name: str) -> None:
+    variant = _variant(name)
+    match = MatchState(variant, Seed(5))
+    seen: list[MatchView] = []
+    while not match.over:
+        totals = tuple(match.totals)
+        state = match.next_deal()
+        expected = MatchView(
+            totals, variant.target, None, match.completed, (state.dealer + 1) % variant.seats
+        )
+        while not state.is_over:
+            for seat in range(variant.seats):
+                assert state.view(seat).match == expected
+            legal = state.legal_actions()
+            state.apply_legal(legal[len(state.history) % len(legal)])
+        assert state.view(0).match == expected
+        seen.append(expected)
+        match.settle()
+    assert [m.played for m in seen] == list(range(len(seen)))
+    assert seen[-1].to_go(0) == max(0, variant.target - seen[-1].totals[0])
+
+
+def test_a_fixed_length_match_states_its_deals_and_no_target() -> None:
+    variant = _variant("66", match="four_deals")
+    match = MatchState(variant, Seed(2))
+    left = []
+    while not match.over:
+        state = match.next_deal()
+        view = state.view(0).match
+        assert view is not None and view.target is None and view.deals == 4
+        left.append(view.deals_left)
+        _play_out(state)
+        match.settle()
+    assert left == [4, 3, 2, 1]
+
+
+def test_a_deal_played_alone_has_no_match_state_and_copies_keep_it() -> None:
+    variant = _variant("66")
+    alone = variant.new_deal(variant.deal(Seed(1), ("x",), 0))
+    assert alone.view(0).match is None
+    state = MatchState(variant, Seed(1)).next_deal()
+    assert state.copy().view(1).match == state.view(1).match is not None
+
+
+def test_a_view_gets_its_own_copy_of_the_match_state() -> None:
+    state = MatchState(_variant("66"), Seed(1)).next_deal()
+    view = state.view(0)
+    assert view.match is not None and view.match is not state.match
+    object.__setattr__(view.match, "totals", (6, 6))  # a bot that writes into its view
+    assert state.view(1).match is not None and state.view(1).match.totals == (0, 0)
+
+
+def test_a_take_back_and_a_restored_record_keep_the_match_state() -> None:
+    variant = _variant("66")
+    match = MatchState(variant, Seed(9))
+    _play_out(match.next_deal())
+    match.settle()
+    state = match.next_deal()
+    before = state.view(0).match
+    assert before is not None and before.played == 1 and sum(before.totals) > 0
+    fresh = variant.new_deal(state.setup)
+    match.retake(fresh)
+    assert match.current().view(0).match == before
+    raw = parse_record(json.loads(json.dumps(match.record.as_json())))
+    restored = MatchState.restore(variant, raw)
+    assert restored.current().view(1).match == before

@@ -2,14 +2,17 @@
 against ``random``, ``heuristic`` and ``expert``; then the table over seeds.
 
     python examples/train/baselines.py run maskable_ppo --seeds 1 2 3 4 5 --steps 200000
-    python examples/train/baselines.py table runs/baselines.jsonl
+    python examples/train/baselines.py exploit maskable_ppo --seeds 1 2 3 4 5 --deals 40
+    python examples/train/baselines.py table runs/baselines.jsonl --exploit runs/exploit.jsonl
 
 Each run appends one JSON line to ``runs/baselines.jsonl``: the recipe, seed and steps, the
 training's wall-clock and CPU seconds, the machine's load average before it, and every duel
 (``sixtysix.sim.duel``'s JSON: each deal played twice with the seats swapped). ``table`` prints
 per recipe and opponent the mean win rate over seeds with its 95% t interval across seeds and
 the mean game points per deal (the policy's minus the opponent's), then each run's win rates
-with their Wilson intervals.
+with their Wilson intervals. ``exploit`` measures each run's policy file as ``sixtysix exploit``
+does (a local best response's game points per deal taken from it) and appends a line per run to
+``runs/exploit.jsonl``; ``table --exploit`` adds its mean over seeds as a column.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from common import OPPONENTS, across_seeds, evaluate, log
+from common import OPPONENTS, across_seeds, evaluate, exploitability, log
 
 HERE = Path(__file__).resolve().parent
 RECIPES = ("maskable_ppo", "cleanrl_ppo", "rllib_ppo", "nfsp")
@@ -69,16 +72,53 @@ def run(args: argparse.Namespace) -> None:
         log(f"{model}: trained in {trained['cpu']:.0f} s CPU; {rates}")
 
 
-def table(path: Path) -> str:
+def measure_exploitability(args: argparse.Namespace) -> None:
+    for seed in args.seeds:
+        model = args.out / f"{args.recipe}-{seed}.npz"
+        if not model.is_file():
+            raise SystemExit(f"no policy file {str(model)!r}: train it with `run` first")
+        load = os.getloadavg()
+        summary = exploitability(model, args.deals, args.eval_seed, args.jobs)
+        line = {
+            "recipe": args.recipe,
+            "seed": seed,
+            "load_before": [round(x, 2) for x in load],
+            "exploit": summary.as_json(),
+        }
+        with (args.out / "exploit.jsonl").open("a") as f:
+            f.write(json.dumps(line) + "\n")
+        gain = summary.gain
+        log(f"{model}: LBR takes {gain.value:+.2f} ({gain.low:+.2f} to {gain.high:+.2f}) a deal")
+
+
+def exploit_cells(path: Path | None) -> dict[str, str]:
+    """Per recipe, the mean over seeds of what LBR takes per deal, with its t interval."""
+    if path is None:
+        return {}
+    gains: dict[str, list[float]] = defaultdict(list)
+    for text in path.read_text().splitlines():
+        line = json.loads(text)
+        gains[line["recipe"]].append(line["exploit"]["game_points_taken_per_deal"]["estimate"])
+    cells = {}
+    for recipe, values in gains.items():
+        mean = across_seeds(values)
+        interval = "" if mean.low is None else f" ({mean.low:+.2f} to {mean.high:+.2f})"
+        cells[recipe] = f"**{mean.value:+.2f}**{interval}, {len(values)} seeds"
+    return cells
+
+
+def table(path: Path, exploit_path: Path | None = None) -> str:
     """Two Markdown tables: the mean over seeds per recipe, and every run."""
     runs: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for text in path.read_text().splitlines():
         line = json.loads(text)
         runs[(line["recipe"], line["steps"])].append(line)
+    exploited = exploit_cells(exploit_path)
     head = " | ".join(f"against {o}" for o in OPPONENTS)
+    extra = " | LBR takes per deal |" if exploited else " |"
     summary = [
-        f"| recipe | steps | seeds | training per run, CPU (wall) | {head} |",
-        "|---|---:|---:|---|" + "---|" * len(OPPONENTS),
+        f"| recipe | steps | seeds | training per run, CPU (wall) | {head}{extra}",
+        "|---|---:|---:|---|" + "---|" * (len(OPPONENTS) + bool(exploited)),
     ]
     each = [f"| recipe | seed | load before | {head} |", "|---|---:|---|" + "---|" * len(OPPONENTS)]
     for (recipe, steps), lines in runs.items():
@@ -94,6 +134,8 @@ def table(path: Path) -> str:
             )
             cells.append(f"**{mean.value:.1%}**{interval}, {margin:+.2f}")
         row = [recipe, f"{steps:,}", str(len(lines)), f"{cpu:.0f} s ({wall:.0f} s)", *cells]
+        if exploited:
+            row.append(exploited.get(recipe, "-"))
         summary.append("| " + " | ".join(row) + " |")
         for x in lines:
             rates = [d["win_rate"]["a"] for d in x["duels"]]
@@ -115,13 +157,23 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--eval-seed", type=int, default=7, help="seed of the duels' deals (7)")
     r.add_argument("--out", type=Path, default=Path("runs"), help="folder (runs)")
     r.add_argument("extra", nargs="*", help="more options for the recipe, after --")
+    e = sub.add_parser("exploit", help="a local best response against each run's policy")
+    e.add_argument("recipe", choices=RECIPES)
+    e.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    e.add_argument("--deals", type=int, default=40, help="deals per policy (40)")
+    e.add_argument("--eval-seed", type=int, default=7, help="seed of the deals (7)")
+    e.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    e.add_argument("--out", type=Path, default=Path("runs"), help="folder of the runs (runs)")
     t = sub.add_parser("table", help="the table over seeds, in Markdown")
     t.add_argument("jsonl", type=Path)
+    t.add_argument("--exploit", type=Path, default=None, help="the exploit command's JSON lines")
     args = parser.parse_args(argv)
     if args.command == "run":
         run(args)
+    elif args.command == "exploit":
+        measure_exploitability(args)
     else:
-        print(table(args.jsonl))
+        print(table(args.jsonl, args.exploit))
     return 0
 
 

@@ -41,6 +41,7 @@ from sixtysix.core.view import View
 from sixtysix.envs import NUM_ACTION_IDS, encoder, legal_mask
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant, DuelSummary, duel
+from sixtysix.sim.exploit import ExploitSummary, exploit
 from sixtysix.sim.stats import Estimate
 
 Floats = npt.NDArray[np.float32]
@@ -205,6 +206,15 @@ def evaluate(
         n = deals if isinstance(deals, int) else deals[spec]
         out.append(duel(variant, me, Contestant(label, cls, params), n, Seed(seed)))
     return out
+
+
+def exploitability(model: Path, deals: int, seed: int, jobs: int = 1) -> ExploitSummary:
+    """What ``sixtysix exploit`` measures, for the policy played greedily: game points per deal
+    a local best response takes from it, on the deals ``duel`` plays for ``seed``."""
+    variant = load_policy(model).variant
+    me = Contestant("policy", PolicyBot, {"model": str(model)})
+    rival = Contestant("heuristic", get_registry().bot("heuristic"))
+    return exploit(variant, me, rival, deals, Seed(seed), jobs=jobs)
 
 
 def describe(summary: DuelSummary) -> str:

@@ -16,6 +16,7 @@ from sixtysix.core.actions import ACTION_NAMES, parse_action
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import MatchError, NotationError, RecordError
 from sixtysix.core.faults import FaultKind, forfeit
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.records import DealRecord, Forfeit, RawRecord, Record
 from sixtysix.core.rng import Seed
@@ -97,10 +98,22 @@ class MatchState:
                 f" not seat {setup.dealer}"
             )
         state = self.variant.new_deal(setup)
+        state.match = self.public(setup.dealer)
         self.dealer = setup.dealer
         self.record.deals.append(DealRecord(setup, state.history))
         self.deal = state
         return state
+
+    def public(self, dealer: int) -> MatchView:
+        """What every seat knows of the match at a deal dealt by ``dealer``."""
+        fixed = self.variant.match_format.deals
+        return MatchView(
+            tuple(self.totals),
+            None if fixed is not None else self.variant.match_format.target,
+            fixed,
+            len(self.outcomes),
+            self.variant.next_dealer(dealer),
+        )
 
     def current(self) -> DealState:
         """The deal being played."""
@@ -126,7 +139,7 @@ class MatchState:
     def retake(self, state: DealState) -> None:
         """The current deal is replaced by ``state`` (a take-back that deals the unseen cards
         afresh): the record keeps its cards and actions instead."""
-        self.current()
+        state.match = self.current().match
         self.deal = state
         self.record.deals[-1] = DealRecord(state.setup, state.history)
 

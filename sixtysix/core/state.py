@@ -46,6 +46,7 @@ from sixtysix.core.cards import (
 )
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.errors import IllegalActionError
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.outcome import DealEnd, EndKind, Outcome
 from sixtysix.core.phase import Phase as Phase
 from sixtysix.core.rules import Rules, Sides
@@ -85,6 +86,7 @@ class DealState:
         "leader",
         "marriage_points",
         "marriages",
+        "match",
         "n",
         "outcome",
         "partner",
@@ -111,6 +113,8 @@ class DealState:
         self.variant = variant
         self.rules: Rules = rules
         self.setup = setup
+        #: The match's public state when a match dealt this deal (every view carries it).
+        self.match: MatchView | None = None
         self.n = n
         self.dealer = setup.dealer
         self.forehand = (setup.dealer + 1) % n

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.cards import CARDS, FULL_DECK, Card, cards_of, mask_of
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.options import Options
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.phase import Phase
@@ -71,6 +72,9 @@ class View:
     #: The variant's option values, ``(name, value)`` in declaration order: the rules of the
     #: game are public, and a bot needs the scoring options to value its choices.
     options: tuple[tuple[str, bool | int | str], ...] = ()
+    #: The match's public state (totals, target or deals, deals played, next dealer) when the
+    #: deal is part of a match; None for a deal played alone.
+    match: MatchView | None = None
 
     @property
     def is_over(self) -> bool:
@@ -153,6 +157,7 @@ def make_view(state: DealState, seat: int) -> View:
     called_ace = state.called_ace
     known = state.known
     outcome = state.outcome
+    match = state.match
     # Positional, in the order of View's fields (see _new_view).
     return _new_view(
         state.variant.name,  # variant
@@ -182,6 +187,7 @@ def make_view(state: DealState, seat: int) -> View:
         legal,  # legal_actions
         None if outcome is None else _own_outcome(outcome),  # outcome
         _options_of(state.variant.options),  # options
+        None if match is None else _own_match(match),  # match
     )
 
 
@@ -227,6 +233,11 @@ def _own_rules(rules: Rules) -> Rules:
 def _own_outcome(outcome: Outcome) -> Outcome:
     """A copy of the deal's outcome for one view (the drivers score the engine's own)."""
     return Outcome(outcome.reason, outcome.game_points, outcome.points, outcome.tricks)
+
+
+def _own_match(match: MatchView) -> MatchView:
+    """A copy of the match's state for one view (a bot may write into a frozen dataclass)."""
+    return MatchView(match.totals, match.target, match.deals, match.played, match.next_dealer)
 
 
 _last_options: list[tuple[Options, tuple[tuple[str, bool | int | str], ...]]] = []

@@ -16,6 +16,7 @@ from sixtysix.core.actions import ACTION_NAMES, Action, parse_action
 from sixtysix.core.bounded_json import JSONInputError
 from sixtysix.core.cards import CARD_NAMES, SUITS, Card, parse_card, parse_suit
 from sixtysix.core.errors import NotationError, SixtySixError
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.outcome import Outcome
 from sixtysix.core.phase import Phase
 from sixtysix.core.variant import Variant
@@ -244,6 +245,7 @@ def encode_view(view: View) -> Message:
         "partner": view.partner,
         "solo": view.solo,
         "options": dict(view.options),
+        "match": None if view.match is None else view.match.as_json(),
     }
 
 
@@ -282,11 +284,21 @@ def decode_view(view: Mapping[str, Any], legal: Sequence[str], registry: Registr
             legal_actions=tuple(parse_action(a) for a in legal),
             outcome=None,
             options=tuple((spec.name, getattr(opts, spec.name)) for spec in opts.specs()),
+            match=_match(view.get("match"), _int(view["seats"])),
         )
     except SixtySixError as exc:
         raise ProtocolError(f"not a valid view: {exc}") from None
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ProtocolError(f"not a valid view: {type(exc).__name__} {exc}") from None
+
+
+def _match(value: object, seats: int) -> MatchView | None:
+    """The VIEW's ``match`` (absent or null: a deal played alone, as before the field)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError(f"match: expected an object, got {value!r}")
+    return MatchView.from_json(value, seats)
 
 
 def _int(value: object) -> int:

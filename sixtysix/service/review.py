@@ -104,6 +104,7 @@ def review(
         if deals is not None and number not in deals:
             continue
         state = variant.new_deal(deal.state.setup)
+        state.match = deal.state.match
         for step, (acting, action) in enumerate(deal.state.history, 1):
             if acting == seat:
                 legal = state.legal_actions()

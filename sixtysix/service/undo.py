@@ -77,6 +77,7 @@ def views_along(state: DealState, seat: int, setup: DealSetup) -> list[View] | N
     """The views ``seat`` has along ``state``'s history replayed on ``setup`` (None: some
     action is illegal there)."""
     fresh = state.variant.new_deal(setup)
+    fresh.match = state.match
     views = [fresh.view(seat)]
     for _, action in state.history:
         try:
@@ -90,6 +91,7 @@ def views_along(state: DealState, seat: int, setup: DealSetup) -> list[View] | N
 def _agrees(state: DealState, seat: int, setup: DealSetup, views: list[View]) -> bool:
     """Whether the whole history replays on ``setup`` giving ``seat`` exactly ``views``."""
     fresh = state.variant.new_deal(setup)
+    fresh.match = state.match
     if fresh.view(seat) != views[0]:
         return False
     for i, (_, action) in enumerate(state.history):
@@ -247,6 +249,7 @@ def take_back(state: DealState, seat: int, stream: Stream, tries: int = TRIES) -
             return None
         setup = state.setup  # the undone moves showed nothing: the deal may stay
     fresh = state.variant.new_deal(setup)
+    fresh.match = state.match
     for _, action in state.history[:cut]:
         fresh.apply_legal(action)
     return fresh

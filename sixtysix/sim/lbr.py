@@ -338,6 +338,7 @@ class LocalBestResponse:
         by_chance: list[float] = []
         for world in worlds:
             state = world.variant.new_deal(world.setup)
+            state.match = world.match
             found = []
             for s, a in world.history:
                 if s == bot:

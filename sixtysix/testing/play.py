@@ -93,6 +93,7 @@ def replayed(variant: Variant, state: DealState, setup: DealSetup) -> DealState 
     what play showed: an action no longer legal (a void revealed), or the deal over where
     ``state``'s is not, or the other way round (a side at 66 with a hidden partner)."""
     alt = variant.new_deal(setup)
+    alt.match = state.match
     try:
         for _, action in state.history:
             alt.apply(action)

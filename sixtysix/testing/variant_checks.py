@@ -450,6 +450,7 @@ def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> Non
         if other is None:
             continue
         alt = variant.new_deal(other)
+        alt.match = state.match
         for _, a in state.history:
             alt.apply(a)
         compared += 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,6 +108,41 @@ def test_a_policy_file_plays_its_networks_as_a_bot(
         assert np.allclose(policy.logits(seat, x), hidden @ w1.T + b1, atol=1e-5)
     plays_cleanly(common, path)
     plays_cleanly(common, path, play="sample")
+
+
+def random_policy(common: ModuleType, path: Path, seed: int = 1) -> None:
+    """A policy file of one small random network for every seat."""
+    variant = get_registry().variant("66").configure()
+    rng = np.random.default_rng(seed)
+    shapes = [(16, encoder(variant).obs_size), (42, 16)]
+    layers = tuple(
+        (rng.normal(size=s).astype(np.float32), rng.normal(size=s[0]).astype(np.float32))
+        for s in shapes
+    )
+    common.save_policy(
+        path, [common.Network(layers, "tanh")], variant, table_only=True, meta={"library": "test"}
+    )
+
+
+def test_the_baselines_measure_each_policys_exploitability(
+    recipes: dict[str, ModuleType], tmp_path: Path
+) -> None:
+    baselines = recipes["baselines"]
+    for seed in (1, 2):
+        random_policy(recipes["common"], tmp_path / f"nfsp-{seed}.npz", seed)
+    args = ["exploit", "nfsp", "--seeds", "1", "2", "--deals", "2", "--out", str(tmp_path)]
+    assert baselines.main(args) == 0
+    lines = [json.loads(x) for x in (tmp_path / "exploit.jsonl").read_text().splitlines()]
+    assert [(x["recipe"], x["seed"]) for x in lines] == [("nfsp", 1), ("nfsp", 2)]
+    for x in lines:
+        e = x["exploit"]
+        assert (e["bot"], e["deals"], e["games"], e["seed"]) == ("policy", 2, 4, 7)
+        assert e["faults"] == {"lbr": {}, "bot": {}}
+    gains = [x["exploit"]["game_points_taken_per_deal"]["estimate"] for x in lines]
+    cell = baselines.exploit_cells(tmp_path / "exploit.jsonl")["nfsp"]
+    assert cell.startswith(f"**{sum(gains) / 2:+.2f}** (") and cell.endswith(", 2 seeds")
+    with pytest.raises(SystemExit, match="no policy file"):
+        baselines.main([*args[:3], "3", "--out", str(tmp_path)])
 
 
 def test_the_bot_refuses_bad_parameters(recipes: dict[str, ModuleType], tmp_path: Path) -> None:

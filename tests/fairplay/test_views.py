@@ -13,6 +13,7 @@ from sixtysix.core.actions import Action
 from sixtysix.core.cards import CARDS, Card
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.match import play_match
+from sixtysix.core.match_state import MatchState
 from sixtysix.core.options import Options
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -193,3 +194,27 @@ def test_a_redeal_that_would_have_ended_the_deal_is_not_offered(number: int) -> 
     assert other is not None and other != first
     alt = replayed(v, state, other)
     assert alt is not None and not alt.is_over and alt.view(seat) == state.view(seat)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_views_match_state_is_public_and_its_own(name: str) -> None:
+    """The match state in a view is its own copy, holds plain numbers only, and says nothing a
+    seat at the table does not know: the totals before the deal, which the deals' public
+    outcomes sum to, the format, the deals settled and the next dealer."""
+    v = variant(name)
+    match = MatchState(v, Seed(8))
+    settled: list[tuple[int, ...]] = []
+    for _ in range(2):
+        state = match.next_deal()
+        play_random(state, Seed(8).stream(("m", len(settled))), stop=4)
+        for seat in range(v.seats):
+            view = state.view(seat)
+            assert view.match is not None and view.match is not state.match
+            for obj in _reachable(view):
+                assert not isinstance(obj, (DealState, MatchState, Variant, list, dict, set))
+            sums = tuple(sum(points[s] for points in settled) for s in range(v.seats))
+            assert view.match.totals == sums and view.match.played == len(settled)
+            assert view.match.next_dealer == (state.dealer + 1) % v.seats
+        play_random(state, Seed(8).stream(("rest", len(settled))))
+        outcome = match.settle()
+        settled.append(tuple(outcome.game_points))

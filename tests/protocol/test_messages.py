@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sixtysix.core.actions import parse_action
+from sixtysix.core.match_state import MatchState
 from sixtysix.core.outcome import Outcome, Reason
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
@@ -28,7 +29,14 @@ def _a_view() -> View:
     return state.view(state.to_act)
 
 
+def _a_view_in_a_match() -> View:
+    variant = build_registry(autoload=False).variant("66")()
+    state = MatchState(variant, Seed(9)).next_deal()
+    return state.view(state.to_act)
+
+
 _VIEW = _a_view()
+_MATCH_VIEW = _a_view_in_a_match()
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -144,6 +152,51 @@ def test_actions_are_read_forgivingly_and_checked_against_the_legal_ones() -> No
         messages.check_action({"type": "action", "action": "play " * 30}, legal)
 
 
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_match_state_travels_with_every_view_of_a_match(registry: Registry, name: str) -> None:
+    variant = registry.variant(name)()
+    match = MatchState(variant, Seed(4))
+    for _ in range(2):
+        state = match.next_deal()
+        while not state.is_over:
+            view = state.view(state.to_act)
+            encoded = messages.encode_view(view)
+            assert encoded["match"] == state.match.as_json()  # type: ignore[union-attr]
+            back = messages.decode_view(encoded, [str(a) for a in view.legal_actions], registry)
+            assert back == view and back.match == view.match
+            legal = state.legal_actions()
+            state.apply_legal(legal[len(state.history) % len(legal)])
+        match.settle()
+    assert messages.encode_view(state.view(0))["match"]["played"] == 1  # type: ignore[index]
+
+
+def test_a_view_without_the_match_field_is_a_deal_played_alone(registry: Registry) -> None:
+    old = {k: v for k, v in messages.encode_view(_VIEW).items() if k != "match"}
+    back = messages.decode_view(old, [str(a) for a in _VIEW.legal_actions], registry)
+    assert back.match is None and back == _VIEW
+
+
+def test_a_broken_match_state_is_a_protocol_error(registry: Registry) -> None:
+    variant = registry.variant("66")()
+    state = MatchState(variant, Seed(3)).next_deal()
+    good = messages.encode_view(state.view(0))
+    m = good["match"]
+    for broken in (
+        [1, 2],
+        {**m, "totals": [0]},
+        {**m, "totals": [0, -1]},
+        {**m, "totals": [0, True]},
+        {**m, "totals": [0, 10**9]},
+        {**m, "deals": 4},
+        {**m, "target": None},
+        {**m, "next_dealer": 2},
+        {**m, "played": "1"},
+        {k: v for k, v in m.items() if k != "played"},
+    ):
+        with pytest.raises(ProtocolError, match=r"not a valid view: .*match"):
+            messages.decode_view({**good, "match": broken}, [], registry)
+
+
 def test_a_view_that_is_not_one_is_a_protocol_error(registry: Registry) -> None:
     variant = registry.variant("66")()
     state = variant.new_deal(variant.deal(Seed(2), ("d",), 0))
@@ -191,3 +244,14 @@ def test_any_broken_view_field_is_a_protocol_error_or_harmless(
     view = {**messages.encode_view(_VIEW), field: value}
     with contextlib.suppress(ProtocolError):
         messages.decode_view(view, [str(a) for a in _VIEW.legal_actions], registry)
+
+
+@given(field=st.sampled_from(["totals", "target", "deals", "played", "next_dealer"]), value=JSON)
+def test_any_broken_match_field_is_a_protocol_error_or_harmless(
+    registry: Registry, field: str, value: object
+) -> None:
+    encoded = messages.encode_view(_MATCH_VIEW)
+    view = {**encoded, "match": {**encoded["match"], field: value}}
+    with contextlib.suppress(ProtocolError):
+        back = messages.decode_view(view, [str(a) for a in _MATCH_VIEW.legal_actions], registry)
+        assert back.match is not None

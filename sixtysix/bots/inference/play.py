@@ -53,6 +53,7 @@ def read_play(
     that had a choice.
     """
     state = deal.variant.new_deal(deal.setup)
+    state.match = deal.match
     hit = math.log(trust)
     by_model = by_chance = 0.0
     for s, a in deal.history:

@@ -471,6 +471,7 @@ class Sampler:
         else:
             setup = self._rebuild_setup(hands_now, talon_rest)
         state = self.variant.new_deal(setup)
+        state.match = view.match
         for _, a in view.history:
             if check:
                 state.apply(a)
