@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -168,6 +169,18 @@ def test_the_metadata_carries_the_version_and_the_match_flag(match: bool) -> Non
         assert meta["match_slots"] == list(match_slot_names(2))
     else:
         assert "match_slots" not in meta
+
+
+def test_the_research_page_gives_the_match_fields_sizes() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text("utf-8")
+    section = page.split("\n### Match state\n", 1)[1].split("\n## ", 1)[0]
+    sizes = [encoder(make(name), match=True).layout.field("match").size for name in NAMES]
+    assert sizes == [9, 9, 12, 15]
+    assert "9 floats in 66\nand Schnapsen, 12 in 66-3 and 15 in 66-4" in section
+    for name in NAMES:
+        enc = encoder(make(name), match=True)
+        assert f"**{enc.obs_size}**" in section and f"**{enc.info_size}**" in section
+    assert "`sixtysix.envs.ENCODING_VERSION`" in section and "Version 2 adds" in section
 
 
 # ---------------------------------------------------------------------- floats by hand
