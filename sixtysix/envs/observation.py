@@ -278,8 +278,8 @@ class Encoder:
         return runs
 
     def _match_run(self, match: MatchView | None, me: int) -> bytes:
-        """The ``match`` field's run of ``match`` seen from ``me``, made once per pair (every
-        view of a deal shares its match state)."""
+        """The ``match`` field's run of ``match`` seen from ``me``, made once per pair: every
+        view of a deal carries an equal copy of the same match state."""
         if match is None:
             return self._no_match
         key = (match, me)
