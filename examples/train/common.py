@@ -4,9 +4,11 @@ sixtysix bot, and its measurement by ``sixtysix.sim.duel``.
 Every recipe ends by exporting its policy network (the layers from the observation to the 42
 action logits) to one ``.npz`` file: the weights and biases of its linear layers, the
 activation between them, and the variant with its options and the observation it was trained
-on. :class:`PolicyBot` plays such a file from its own seat's view alone, through the encoder and
-``legal_mask`` of ``sixtysix.envs``, with numpy only, so a duel, a tournament or a best
-response can take it in-process where the training library is not installed:
+on (the table alone or the information state, with the match's public state or without, and
+the encoding's version). :class:`PolicyBot` plays such a file from its own seat's view alone,
+through the encoder and ``legal_mask`` of ``sixtysix.envs``, with numpy only, so a duel, a
+tournament or a best response can take it in-process where the training library is not
+installed:
 
     Contestant("ppo", PolicyBot, {"model": "runs/ppo-1.npz"})
 
@@ -38,7 +40,7 @@ from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
-from sixtysix.envs import NUM_ACTION_IDS, encoder, legal_mask
+from sixtysix.envs import ENCODING_VERSION, NUM_ACTION_IDS, encoder, legal_mask
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.duel import Contestant, DuelSummary, duel
 from sixtysix.sim.exploit import ExploitSummary, exploit
@@ -93,8 +95,10 @@ def save_policy(
     *,
     table_only: bool,
     meta: Mapping[str, object],
+    match_state: bool = False,
 ) -> None:
-    """Write the policy file: one network for every seat, or one per seat in seat order."""
+    """Write the policy file: one network for every seat, or one per seat in seat order;
+    ``match_state``: the observation held the match's public state (``match_state=True``)."""
     arrays: dict[str, Floats] = {}
     for n, net in enumerate(networks):
         for i, (w, b) in enumerate(net.layers):
@@ -103,6 +107,8 @@ def save_policy(
         "variant": variant.name,
         "options": variant.options.diff(),
         "table_only": table_only,
+        "match_state": match_state,
+        "encoding_version": ENCODING_VERSION,
         "networks": len(networks),
         "activations": [net.activation for net in networks],
         **meta,
@@ -119,9 +125,11 @@ class Policy:
     variant: Variant
     table_only: bool
     info: Mapping[str, Any]
+    #: Whether the observation holds the match's public state (files without the key: no).
+    match_state: bool = False
 
     def observe(self, view: View) -> Floats:
-        enc = encoder(self.variant)
+        enc = encoder(self.variant, match=self.match_state)
         return enc.observation(view) if self.table_only else enc.info_state(view)
 
     def logits(self, seat: int, x: Floats) -> Floats:
@@ -143,7 +151,8 @@ def _load(path: str, mtime: float) -> Policy:
             layers = tuple((data[f"net{n}_w{i}"], data[f"net{n}_b{i}"]) for i in range(count))
             networks.append(Network(layers, activation))
     variant = get_registry().variant(info["variant"]).configure(None, info["options"])
-    return Policy(tuple(networks), variant, bool(info["table_only"]), info)
+    match_state = bool(info.get("match_state", False))
+    return Policy(tuple(networks), variant, bool(info["table_only"]), info, match_state)
 
 
 # --------------------------------------------------------------------------------- the bot

@@ -29,10 +29,11 @@ from sixtysix.envs.actions import (
     usable_ids,
 )
 from sixtysix.envs.errors import ActionIdError, EncodingError
-from sixtysix.envs.layout import Field
+from sixtysix.envs.layout import ENCODING_VERSION, Field
 from sixtysix.envs.observation import Encoder, encoder
 
 __all__ = [
+    "ENCODING_VERSION",
     "NUM_ACTION_IDS",
     "ActionIdError",
     "Encoder",

@@ -9,6 +9,10 @@ exactly the vectors ``Encoder.info_state`` (or ``observation``, with ``table_onl
 the single environments. Only the rule sets the compiled rules play
 (:func:`sixtysix.compiled.allowed.deals_supported`): two-player 66 and Schnapsen with their
 options.
+
+A batch plays single deals, never a match: with ``match_state=True`` its vectors have the
+encoder's ``match`` field all 0 (its flag 0 too), exactly the single environments' vectors in
+deal episodes, so a policy trained here has the input of one that plays match episodes.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
+from sixtysix.envs.adapters import check_flag
 from sixtysix.envs.episodes import make_variant
 from sixtysix.envs.extras import require
 from sixtysix.envs.observation import Encoder, encoder
@@ -50,19 +55,22 @@ def batch_env(
     seat: int = 0,
     seed: int | Seed | None = None,
     table_only: bool = False,
+    match_state: bool = False,
     preset: str | None = None,
     **options: object,
 ) -> Batch:
     """``num_envs`` deals of ``variant`` stepped at once (see the module): against a random
-    player with the agent in ``seat``, or with every seat an agent (``opponents="self"``)."""
+    player with the agent in ``seat``, or with every seat an agent (``opponents="self"``);
+    ``match_state``: the vectors have room for the match's public state, all 0 here."""
     require("numba", "fast", "the batched environment")
     from sixtysix.compiled.batch import Batch  # the fast extra
 
     configured = make_variant(variant, preset, options)
+    enc = encoder(configured, match=check_flag("match_state", match_state))
     return Batch(
         configured,
         num_envs,
-        plan_of(encoder(configured)),
+        plan_of(enc),
         opponents=opponents,
         seat=seat,
         seed=seed,

@@ -6,6 +6,10 @@ An episode is one deal (``episode="deal"``) or one whole match (``episode="match
 exactly as :func:`sixtysix.core.match.play_match` does: episode 0 on the empty path, so its
 cards are those of ``sixtysix play VARIANT --seed s`` (its first deal, or its whole match).
 
+The views of a match episode carry the match's public state (``View.match``, which an
+encoder made with ``match=True`` encodes); those of a deal episode, a deal played alone, carry
+none.
+
 Rewards are in game points at the end of a deal (:func:`deal_rewards`), or the match's result at
 its end (:func:`match_rewards`: +1 to a sole winner, the others sharing -1); nothing is paid
 before. Both sum to zero in every variant.
@@ -150,6 +154,8 @@ class Episodes:
             self.episode += 1
         self.game = MatchState(self.variant, self.seed, episode_path(self.episode))
         self.state = state = self.game.next_deal()
+        if not self.match:
+            state.match = None  # a deal episode is a deal played alone: no match to know of
         return state
 
     def deal_over(self) -> DealEnded:

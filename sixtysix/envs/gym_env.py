@@ -13,7 +13,8 @@ view only.
 
 Observations and actions are the PettingZoo adapter's:
 ``{"observation": info_state, "action_mask": legal_mask}`` of the agent's view (with
-``table_only=True`` the table alone, ``Encoder.observation``), and the 42 action ids
+``table_only=True`` the table alone, ``Encoder.observation``; with ``match_state=True`` the
+match's public state too, all 0 in deal episodes), and the 42 action ids
 (``Discrete(42)``); :meth:`~sixtysix.envs.gym_single.SixtySixGym.action_masks` gives the mask as
 ``bool`` (sb3-contrib's MaskablePPO reads it). The observation that ends an episode has one id
 in its mask, the variant's lowest usable id: nothing is left to play, and an autoreset's step
@@ -52,6 +53,7 @@ def gym_env(
     seat: int = 0,
     episode: str = "deal",
     table_only: bool = False,
+    match_state: bool = False,
     preset: str | None = None,
     render_mode: str | None = None,
     **options: object,
@@ -67,17 +69,19 @@ def gym_env(
     match = check_episode(episode)
     check_render_mode(render_mode)
     table = check_flag("table_only", table_only)
-    enc = encoder(configured)
+    with_match = check_flag("match_state", match_state)
+    enc = encoder(configured, match=with_match)
     resolved = opponents_of(configured, seat, opponents, enc, table)
     from sixtysix.envs.gym_single import SixtySixGym  # the rl extra
 
-    env = SixtySixGym(configured, resolved, seat, match, render_mode, table)
+    env = SixtySixGym(configured, resolved, seat, match, render_mode, table, with_match)
     kwargs: dict[str, Any] = {
         "variant": variant,
         "opponents": opponents,
         "seat": seat,
         "episode": episode,
         "table_only": table_only,
+        "match_state": match_state,
         "preset": preset,
         "render_mode": render_mode,
         **options,

@@ -57,11 +57,13 @@ class SixtySixGym(gymnasium.Env):  # type: ignore[misc]
         match: bool,
         render_mode: str | None,
         table_only: bool = False,
+        match_state: bool = False,
     ) -> None:
         self.variant = variant
         self.seat = seat
         self.render_mode = render_mode
-        self.encoder = encoder(variant)
+        #: With ``match_state``, the encoder that adds the match's public state.
+        self.encoder = encoder(variant, match=match_state)
         #: Whether the observation is the table alone (``Encoder.observation``).
         self.table_only = table_only
         size = self.encoder.obs_size if table_only else self.encoder.info_size

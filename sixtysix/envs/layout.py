@@ -10,7 +10,7 @@ history after them, so both vectors share every offset but the history's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sixtysix.core.actions import ACTION_NAMES, MARRY, SOLO
 from sixtysix.core.cards import NUM_CARDS, mask_points
@@ -18,8 +18,30 @@ from sixtysix.core.options import Options
 from sixtysix.core.rules import Rules
 from sixtysix.envs.actions import close_usable, max_history, usable_ids_of
 
+if TYPE_CHECKING:
+    from sixtysix.core.variant import Variant
+
+#: The version of the layout, in ``Encoder.metadata()["version"]`` (docs/research.md says what
+#: each changed): 1, the first layout; 2, the optional ``match`` field (``match=True``). With
+#: ``match`` off a version-2 layout is version 1's, float for float, so a policy trained on
+#: version 1 observes the same vectors.
+ENCODING_VERSION = 2
+
 #: The phases of :class:`~sixtysix.core.phase.Phase`, in their order.
 PHASE_NAMES = ("trump_call", "partner_call", "play", "over")
+
+#: The most game points one seat scores in a deal, by seats, unless the variant class says
+#: otherwise (``max_deal_game_points``): the 1/2/3 scale, doubled for a four-player soloist.
+MAX_GAME_POINTS = {2: 3, 3: 3, 4: 6}
+
+
+def max_deal_game_points(variant: type[Variant]) -> int:
+    """The most game points one seat of ``variant`` scores in a deal (its declared bound, else
+    the family's for its seats)."""
+    declared = variant.max_deal_game_points
+    if isinstance(declared, int) and declared > 0:
+        return declared
+    return MAX_GAME_POINTS.get(variant.seats, 6)
 
 
 class Field(NamedTuple):
@@ -57,6 +79,11 @@ class Layout:
     option_names: tuple[str, ...]
     obs_fields: tuple[Field, ...]
     info_fields: tuple[Field, ...]
+    #: Whether the vectors hold the ``match`` field (the match's public state).
+    match: bool = False
+    #: The most game points one seat scores in a deal: times the deals of a match of a fixed
+    #: number of deals, the bound a total is divided by in the ``match`` field.
+    deal_points: int = 3
 
     @property
     def obs_size(self) -> int:
@@ -101,9 +128,42 @@ def option_encoding(options: Options) -> tuple[tuple[str, ...], tuple[float, ...
     return tuple(names), tuple(values)
 
 
-def make_layout(rules: Rules, options: Options) -> Layout:
-    """The layout of a variant with these rules and options."""
+def match_meaning(seats: int, deal_points: int) -> str:
+    """What each float of the ``match`` field means (``seats`` floats a part where it says
+    "for each relative seat")."""
+    return (
+        "the match's public state before this deal, all 0 for a deal played alone:"
+        f" for each relative seat ({seats}) its total / target, or in a match of a fixed number"
+        f" of deals / ({deal_points} x deals), clipped to 1; for each relative seat ({seats})"
+        " its game points still to go / target (0 with a fixed number of deals); deals left,"
+        " this one included, / deals (0 in a match to a target); deals played / (deals, or"
+        f" {seats} x target in a match to a target), clipped to 1; the next deal's dealer,"
+        " one-hot by relative seat (0 = me, 1 = next in turn order, ...); 1 if this deal is"
+        " part of a match"
+    )
+
+
+def match_slot_names(seats: int) -> tuple[str, ...]:
+    """A name for each float of the ``match`` field, in order (relative seats "me", "+1")."""
+    who = ["me" if r == 0 else f"+{r}" for r in range(seats)]
+    return (
+        *(f"total {w}" for w in who),
+        *(f"to_go {w}" for w in who),
+        "deals_left",
+        "played",
+        *(f"next_dealer {w}" for w in who),
+        "in_match",
+    )
+
+
+def make_layout(
+    rules: Rules, options: Options, match: bool = False, deal_points: int | None = None
+) -> Layout:
+    """The layout of a variant with these rules and options; with ``match``, the match's
+    public state after the options. ``deal_points``: the most game points one seat scores
+    in a deal (None: the family's bound for the seats)."""
     n = rules.seats
+    points = MAX_GAME_POINTS.get(n, 6) if deal_points is None else deal_points
     deck_size = rules.deck.bit_count()
     talon = deck_size - n * rules.hand_size
     usable = usable_ids_of(rules)
@@ -153,6 +213,7 @@ def make_layout(rules: Rules, options: Options) -> Layout:
         ("partner", n * partner_call, f"the caller's partner when I may know it, {who}"),
         ("solo", int(partner_call), "1 if the caller plays solo"),
         ("options", len(option_values), "the variant's options: " + ", ".join(option_names)),
+        ("match", len(match_slot_names(n)) * match, match_meaning(n, points)),
     ]
     obs_fields: list[Field] = []
     offset = 0
@@ -185,6 +246,8 @@ def make_layout(rules: Rules, options: Options) -> Layout:
         option_names=option_names,
         obs_fields=tuple(obs_fields),
         info_fields=(*obs_fields, history),
+        match=match,
+        deal_points=points,
     )
 
 

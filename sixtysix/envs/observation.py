@@ -3,7 +3,9 @@
 :class:`Encoder` turns a :class:`~sixtysix.core.view.View` (and nothing else) into the
 information state (the table now plus the whole public history) and a shorter observation (the
 table now), in the layout of :mod:`sixtysix.envs.layout`. Seats are relative to the viewer
-(0 = me, 1 = the next seat in turn order, ...), so one policy serves every seat.
+(0 = me, 1 = the next seat in turn order, ...), so one policy serves every seat. An encoder
+made with ``match=True`` adds the match's public state (``View.match``: totals, target or
+deals, deals played, next dealer) as the ``match`` field, for a policy that plays for the match.
 
 Encoding runs at every step of an environment, so it is built for speed: every run of floats a
 field can take is made ahead as bytes (:mod:`sixtysix.envs.chunks`), per viewing seat where
@@ -19,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sixtysix.core.actions import NUM_ACTIONS
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.rules import Rules
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
@@ -35,12 +38,25 @@ from sixtysix.envs.chunks import (
     one_hots,
 )
 from sixtysix.envs.errors import EncodingError
-from sixtysix.envs.layout import PHASE_NAMES, Field, Layout, history_action_names, make_layout
+from sixtysix.envs.layout import (
+    ENCODING_VERSION,
+    PHASE_NAMES,
+    Field,
+    Layout,
+    history_action_names,
+    make_layout,
+    match_slot_names,
+    max_deal_game_points,
+)
 from sixtysix.envs.text import info_text, obs_text
 
 Vector = npt.NDArray[np.float32]
 
-__all__ = ["Encoder", "Field", "Vector", "encoder"]
+__all__ = ["Encoder", "Field", "Vector", "encoder", "match_floats"]
+
+#: Match runs kept per encoder before the memo starts afresh (a run is per match state and
+#: viewing seat, and a match has a few dozen).
+_MATCH_MEMO = 4096
 
 
 class _Seat:
@@ -68,16 +84,21 @@ class Encoder:
 
     ``info_state`` and ``observation`` return float32 vectors of :attr:`info_size` and
     :attr:`obs_size` (or fill ``out``); ``info_string`` and ``obs_string`` are their text forms.
-    :attr:`info_fields` and :attr:`obs_fields` say what each run of a vector means.
+    :attr:`info_fields` and :attr:`obs_fields` say what each run of a vector means. With
+    ``match`` the vectors and strings also hold the match's public state.
     """
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, match: bool = False) -> None:
         self.variant_name = variant.name
         self.rules: Rules = variant.rules
         self.option_pairs = tuple(
             (spec.name, getattr(variant.options, spec.name)) for spec in variant.options.specs()
         )
-        layout = self.layout = make_layout(variant.rules, variant.options)
+        layout = self.layout = make_layout(
+            variant.rules, variant.options, match, max_deal_game_points(type(variant))
+        )
+        #: Whether the vectors and strings hold the match's public state.
+        self.match = match
         self.info_size: int = layout.info_size
         self.obs_size: int = layout.obs_size
         self.info_fields: tuple[Field, ...] = layout.info_fields
@@ -113,6 +134,8 @@ class Encoder:
         self._no_cards = NO_CARDS * self.seats
         self._info_bytes = 4 * self.info_size
         self._options_seen: object = None
+        self._no_match = ZERO * len(match_slot_names(layout.seats)) if match else b""
+        self._match_runs: dict[tuple[MatchView, int], bytes] = {}
 
     # ------------------------------------------------------------------ vectors
 
@@ -250,7 +273,23 @@ class Encoder:
                 runs.append(t.seats[-1 if partner is None else partner])
                 runs.append(ONE if view.solo else ZERO)
         runs.append(self._options)
+        if self.match:
+            runs.append(self._match_run(view.match, me))
         return runs
+
+    def _match_run(self, match: MatchView | None, me: int) -> bytes:
+        """The ``match`` field's run of ``match`` seen from ``me``, made once per pair: every
+        view of a deal carries an equal copy of the same match state."""
+        if match is None:
+            return self._no_match
+        key = (match, me)
+        found = self._match_runs.get(key)
+        if found is None:
+            if len(self._match_runs) >= _MATCH_MEMO:
+                self._match_runs.clear()
+            values = match_floats(match, me, self.seats, self.layout.deal_points)
+            found = self._match_runs[key] = floats(values)
+        return found
 
     # ------------------------------------------------------------------ text
 
@@ -268,9 +307,11 @@ class Encoder:
     def metadata(self) -> dict[str, object]:
         """Sizes, field layouts and action names as JSON-able values (for tools and docs)."""
         layout = self.layout
-        return {
+        out: dict[str, object] = {
+            "version": ENCODING_VERSION,
             "variant": self.variant_name,
             "options": dict(self.option_pairs),
+            "match": self.match,
             "seats": self.seats,
             "info_size": self.info_size,
             "obs_size": self.obs_size,
@@ -283,15 +324,50 @@ class Encoder:
             "info_fields": [field.as_json() for field in self.info_fields],
             "obs_fields": [field.as_json() for field in self.obs_fields],
         }
+        if self.match:
+            out["match_slots"] = list(match_slot_names(self.seats))
+        return out
 
 
-_ENCODERS: dict[tuple[type[Variant], object, Rules], Encoder] = {}
+def match_floats(match: MatchView, me: int, seats: int, deal_points: int) -> tuple[float, ...]:
+    """The ``match`` field of ``match`` as seat ``me`` sees it (seats relative to ``me``), as
+    :func:`sixtysix.envs.layout.match_meaning` states it; ``deal_points``: the most game
+    points one seat scores in a deal."""
+    totals = match.totals
+    if len(totals) != seats or not 0 <= match.next_dealer < seats:
+        raise EncodingError(
+            f"a match state of {len(totals)} seats (next dealer {match.next_dealer}) does not"
+            f" fit a {seats}-seat encoding"
+        )
+    order = [(me + r) % seats for r in range(seats)]
+    target, deals = match.target, match.deals
+    if deals is None:
+        goal = max(target or 0, 1)
+        shares = [_clip(totals[s] / goal) for s in order]
+        to_go = [_clip((match.to_go(s) or 0) / goal) for s in order]
+        left = 0.0
+        played = _clip(match.played / (seats * goal))
+    else:
+        shares = [_clip(totals[s] / max(deal_points * deals, 1)) for s in order]
+        to_go = [0.0] * seats
+        left = _clip((match.deals_left or 0) / max(deals, 1))
+        played = _clip(match.played / max(deals, 1))
+    dealer = [float(s == match.next_dealer) for s in order]
+    return (*shares, *to_go, left, played, *dealer, 1.0)
 
 
-def encoder(variant: Variant) -> Encoder:
-    """The :class:`Encoder` of ``variant``, made once per variant class, options and rules."""
-    key = (type(variant), variant.options, variant.rules)
+def _clip(value: float) -> float:
+    return min(max(value, 0.0), 1.0)
+
+
+_ENCODERS: dict[tuple[type[Variant], object, Rules, bool], Encoder] = {}
+
+
+def encoder(variant: Variant, match: bool = False) -> Encoder:
+    """The :class:`Encoder` of ``variant`` (with the match's public state when ``match``),
+    made once per variant class, options, rules and ``match``."""
+    key = (type(variant), variant.options, variant.rules, match)
     found = _ENCODERS.get(key)
     if found is None:
-        found = _ENCODERS[key] = Encoder(variant)
+        found = _ENCODERS[key] = Encoder(variant, match)
     return found

@@ -31,7 +31,7 @@ from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.envs.actions import NUM_ACTION_IDS, max_history
-from sixtysix.envs.layout import Field
+from sixtysix.envs.layout import Field, max_deal_game_points
 from sixtysix.envs.observation import Encoder, encoder
 from sixtysix.envs.openspiel_deal import (
     DEALER_PARAMETER,
@@ -42,17 +42,6 @@ from sixtysix.envs.openspiel_deal import (
 )
 from sixtysix.envs.public import PublicEncoder, private_string, private_tensor, public_encoder
 from sixtysix.plugins.manager import get_registry, variant_from
-
-#: The largest game points one seat scores in a deal, by seats, unless the variant class says
-#: otherwise (``max_deal_game_points``): the 1/2/3 scale, doubled for a four-player soloist.
-_MAX_GAME_POINTS = {2: 3, 3: 3, 4: 6}
-
-
-def _max_game_points(variant: type[Variant]) -> int:
-    declared = variant.max_deal_game_points
-    if isinstance(declared, int) and declared > 0:
-        return declared
-    return _MAX_GAME_POINTS.get(variant.seats, 6)
 
 
 def game_type(cls: type[Variant], short_name: str) -> Any:
@@ -108,7 +97,7 @@ class SixtySixGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         variant = cls.configure(overrides=values)
         n = cls.seats
         deck = variant.rules.deck.bit_count()
-        bound = float(_max_game_points(cls))
+        bound = float(max_deal_game_points(cls))
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTION_IDS,
             max_chance_outcomes=max(NUM_CARDS, n),

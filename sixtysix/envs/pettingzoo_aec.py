@@ -39,13 +39,19 @@ class SixtySixAEC(AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, variant: Variant, match: bool, render_mode: str | None, table_only: bool = False
+        self,
+        variant: Variant,
+        match: bool,
+        render_mode: str | None,
+        table_only: bool = False,
+        match_state: bool = False,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
         self.variant = variant
         self.render_mode = render_mode
-        self.encoder = encoder(variant)
+        #: With ``match_state``, the encoder that adds the match's public state.
+        self.encoder = encoder(variant, match=match_state)
         #: Whether an observation is the table alone (``Encoder.observation``).
         self.table_only = table_only
         self.metadata = {**self.metadata, "name": pettingzoo_name(type(variant))}

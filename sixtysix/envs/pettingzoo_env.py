@@ -3,10 +3,12 @@
 ``pettingzoo_env("66")`` is a raw AEC environment: agents ``player_0`` .. ``player_{n-1}`` are
 the seats, one acts at a time (``agent_selection`` is the seat to act), and each observes
 ``{"observation": Encoder.info_state(view), "action_mask": legal_mask(view)}`` of its own
-view only (with ``table_only=True`` the table alone, ``Encoder.observation(view)``), computed
-when asked (``observe`` / ``last``), a fresh array every time. Actions are the 42 action ids of
-:mod:`sixtysix.envs.actions` (``Discrete(42)``); the mask says which are legal, and is all
-zeros for an agent that is not to act (PettingZoo's convention for turn-based games: such an
+view only (with ``table_only=True`` the table alone, ``Encoder.observation(view)``; with
+``match_state=True`` the encoder's ``match`` field too: the match's public state, all 0 in deal
+episodes, whose deals are played alone), computed when asked (``observe`` / ``last``), a fresh
+array every time. Actions are the 42 action ids of :mod:`sixtysix.envs.actions`
+(``Discrete(42)``); the mask says which are legal, and is all zeros for an agent that is not
+to act (PettingZoo's convention for turn-based games: such an
 agent steps ``None`` once the episode is over, and is never asked before). Its
 ``metadata["name"]`` is per variant, OpenSpiel's short name and the version:
 ``sixtysix_66_v0`` (:func:`sixtysix.envs.registration.pettingzoo_name`).
@@ -37,6 +39,7 @@ def pettingzoo_env(
     *,
     episode: str = "deal",
     table_only: bool = False,
+    match_state: bool = False,
     preset: str | None = None,
     render_mode: str | None = None,
     **options: object,
@@ -47,11 +50,18 @@ def pettingzoo_env(
     ``episode="deal"``: an episode is one deal, paid in game points
     (:func:`sixtysix.envs.episodes.deal_rewards`); ``episode="match"``: a whole match, paid
     its result at its end (:func:`sixtysix.envs.episodes.match_rewards`). ``table_only``: the
-    observation is the table alone. ``reset(seed=s)`` deals reproducibly.
+    observation is the table alone. ``match_state``: the observation holds the match's
+    public state (``encoder(variant, match=True)``). ``reset(seed=s)`` deals reproducibly.
     """
     require("pettingzoo", "rl", "the PettingZoo environment")
     from sixtysix.envs.pettingzoo_aec import SixtySixAEC  # the rl extra
 
     configured = make_variant(variant, preset, options)
     match = check_episode(episode)
-    return SixtySixAEC(configured, match, render_mode, check_flag("table_only", table_only))
+    return SixtySixAEC(
+        configured,
+        match,
+        render_mode,
+        check_flag("table_only", table_only),
+        check_flag("match_state", match_state),
+    )

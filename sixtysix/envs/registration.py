@@ -11,7 +11,8 @@ Gymnasium's ``module:id`` form with no import at all::
 An id is ``sixtysix/`` and the variant's first alias (else its name), then ``-v0``:
 ``sixtysix/66-v0``, ``sixtysix/schnapsen-v0``, ``sixtysix/66-3-v0``, ``sixtysix/66-4-v0``,
 ``sixtysix/santase-v0`` (a plugin's). Every keyword of :func:`sixtysix.envs.gym_env.gym_env`
-passes through ``gym.make`` (``opponents``, ``seat``, ``episode``, ``table_only``, options).
+passes through ``gym.make`` (``opponents``, ``seat``, ``episode``, ``table_only``,
+``match_state``, options).
 The PettingZoo environment's ``metadata["name"]`` follows OpenSpiel's short name:
 ``sixtysix_66_v0``.
 """

@@ -6,7 +6,9 @@ viewer ("me", "+1", "+2", ...) and sets of cards sorted, so equal strings mean e
 variant's rules can never use is left out, as the vectors' :class:`~sixtysix.envs.layout.Layout`
 leaves it out (no ``declarer`` or ``partner`` in a two-player game, no ``turnup`` without a
 talon): it would say the same in every view. Search keys its tables on these strings, so the
-words of seats, cards and history entries are made once.
+words of seats, cards and history entries are made once. A layout with the ``match`` field adds
+a ``match`` part after the table (the totals, the target or the deals, the deals played and the
+next dealer), as the vectors add the field.
 """
 
 from __future__ import annotations
@@ -97,6 +99,16 @@ def obs_text(view: View, layout: Layout) -> str:
         parts.append(
             f"called {called}; partner {seat(view.partner)}; solo {'yes' if view.solo else 'no'}"
         )
+    if layout.match:
+        match = view.match
+        if match is None:
+            parts.append("match -")
+        else:
+            goal = f"target {match.target}" if match.deals is None else f"deals {match.deals}"
+            parts.append(
+                f"match totals {per_seat(match.totals)}, {goal}, played {match.played},"
+                f" next dealer {who[match.next_dealer]}"
+            )
     return "; ".join(parts)
 
 

@@ -8,7 +8,9 @@ seat to act (``infos["seat"]``). Observations are the single environments' Dict,
 ``{"observation": ..., "action_mask": int8}``, batched: the observation in ``uint8`` by
 default (``dtype=np.float32``: exactly ``Encoder.info_state``, converted at each step; see
 :func:`sixtysix.compiled.batch.to_float32` for the ``uint8`` form), ``table_only=True`` for
-``Encoder.observation`` instead. ``action_masks()`` gives the masks as ``bool``.
+``Encoder.observation`` instead. ``action_masks()`` gives the masks as ``bool``. Every
+episode is one deal: with ``match_state=True`` the observation has the ``match`` field all 0,
+as the single environments' deal episodes have it (:mod:`sixtysix.envs.batched`).
 
 Autoreset is Gymnasium's same-step mode (``metadata["autoreset_mode"]``): a deal that ends
 is paid (the reward of the seat that acted, game points own minus the opponent's), its game
@@ -42,6 +44,7 @@ def vector_env(
     seed: int | None = None,
     dtype: Any = np.uint8,
     table_only: bool = False,
+    match_state: bool = False,
     preset: str | None = None,
     **options: object,
 ) -> Any:
@@ -57,6 +60,7 @@ def vector_env(
         seat=seat,
         seed=seed,
         table_only=table_only,
+        match_state=match_state,
         preset=preset,
         **options,
     )

@@ -70,6 +70,29 @@ def reference(encoder: Encoder, view: View, *, history: bool = True) -> npt.NDAr
         put("solo", 0)
     for k, value in enumerate(layout.option_values):
         put("options", k, value)
+    match = view.match
+    if "match" in fields and match is not None:
+        # n totals, n still to go, deals left, deals played, n next dealer, the flag.
+        fixed = match.deals is not None
+        for seat in range(n):
+            r = rel(seat)
+            total = match.totals[seat]
+            if fixed:
+                assert match.deals is not None
+                put("match", r, min(total / (layout.deal_points * match.deals), 1.0))
+            else:
+                assert match.target is not None
+                put("match", r, min(total / match.target, 1.0))
+                put("match", n + r, max(match.target - total, 0) / match.target)
+        if fixed:
+            assert match.deals is not None
+            put("match", 2 * n, (match.deals - match.played) / match.deals)
+            put("match", 2 * n + 1, min(match.played / match.deals, 1.0))
+        else:
+            assert match.target is not None
+            put("match", 2 * n + 1, min(match.played / (n * match.target), 1.0))
+        put("match", 2 * n + 2 + rel(match.next_dealer))
+        put("match", 3 * n + 2)
     if history:
         slot = layout.history_slot
         for k, (seat, action) in enumerate(view.history):

@@ -234,6 +234,7 @@ def test_one_spec_per_other_seat() -> None:
         ({"seat": 2}, OptionError, "seat must be a seat 0..1"),
         ({"episode": "set"}, OptionError, "episode must be"),
         ({"render_mode": "rgb_array"}, OptionError, "render_mode"),
+        ({"match_state": "yes"}, OptionError, "match_state must be True or False"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
@@ -290,3 +291,66 @@ def test_an_environment_pickles_mid_episode_and_goes_on_alike() -> None:
         assert (reward, terminated, info) == (other_reward, other_terminated, other_info)
         if terminated:
             break
+
+
+# ---------------------------------------------------------------- the match's state
+
+
+def match_part(enc: Any, vector: np.ndarray) -> np.ndarray:
+    field = enc.layout.field("match")
+    return vector[field.offset : field.offset + field.size]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_match_state_shows_the_score_as_a_match_goes_on(variant: str) -> None:
+    """Each deal's observations (the agent's and a policy opponent's) hold the totals of the
+    deals before it: the ``match`` part changes from deal to deal."""
+    handed: list[np.ndarray] = []
+
+    def lowest(obs: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        handed.append(obs["observation"])
+        return int(np.flatnonzero(mask)[0])
+
+    env = gym_env(variant, opponents=lowest, episode="match", target=5, match_state=True)
+    enc = encoder(env.unwrapped.variant, match=True)
+    assert env.observation_space["observation"].shape == (enc.info_size,)
+    assert env.spec.kwargs["match_state"] is True
+    obs, _ = env.reset(seed=5)
+    rnd = random.Random(5)
+    parts = [match_part(enc, obs["observation"])]
+    while True:
+        obs, _, terminated, _, info = env.step(pick(obs["action_mask"], rnd))
+        if terminated:
+            break
+        part = match_part(enc, obs["observation"])
+        assert part[-1] == 1
+        np.testing.assert_array_equal(
+            obs["observation"], enc.info_state(env.unwrapped.episodes.state.view(0))
+        )
+        if "totals" in info:  # a deal ended: seat 0 sees the totals in seat order
+            expected = [min(t / 5, 1.0) for t in info["totals"]]
+            np.testing.assert_array_equal(part[: len(expected)], np.array(expected, np.float32))
+        if not np.array_equal(part, parts[-1]):
+            parts.append(part)
+    assert len(parts) > 1
+    assert handed and all(x.shape == (enc.info_size,) and match_part(enc, x)[-1] for x in handed)
+
+
+def test_match_state_in_deal_episodes_is_zeros() -> None:
+    """A deal episode is a deal played alone: the views carry no match, the part is zeros
+    (the flag too), and the rest is the default encoder's observation."""
+    env = gym_env("66", opponents="random", table_only=True, match_state=True)
+    enc, base = encoder(env.unwrapped.variant, match=True), encoder(env.unwrapped.variant)
+    assert env.observation_space["observation"].shape == (enc.obs_size,) == (265,)
+    obs, _ = env.reset(seed=2)
+    rnd = random.Random(2)
+    for _ in range(3):
+        terminated = False
+        while not terminated:
+            view = env.unwrapped.episodes.state.view(0)
+            assert view.match is None and not match_part(enc, obs["observation"]).any()
+            np.testing.assert_array_equal(
+                obs["observation"][: base.obs_size], base.observation(view)
+            )
+            obs, _, terminated, _, _ = env.step(pick(obs["action_mask"], rnd))
+        obs, _ = env.reset()

@@ -19,9 +19,9 @@ import gymnasium as gym
 from gymnasium.utils import env_checker
 from gymnasium.vector import AutoresetMode
 
-from sixtysix.envs import encoder, register_gym_envs
+from sixtysix.envs import encoder
 from sixtysix.envs.gym_env import gym_env
-from sixtysix.envs.registration import ENTRY_POINT, gym_ids, pettingzoo_name
+from sixtysix.envs.registration import ENTRY_POINT, gym_ids, pettingzoo_name, register_gym_envs
 from sixtysix.plugins.manager import get_registry
 from tests.envs.adapters import install_third_party, pick
 
@@ -84,6 +84,16 @@ def test_options_presets_and_episodes_pass_through_gym_make() -> None:
     assert (
         env.unwrapped.variant.options == get_registry().variant("66").configure("classic").options
     )
+
+
+def test_match_state_passes_through_gym_make() -> None:
+    env = gym.make("sixtysix/66-v0", opponents="random", episode="match", match_state=True)
+    size = encoder(env.unwrapped.variant, match=True).info_size
+    assert env.observation_space["observation"].shape == (size,) == (1225,)
+    assert env.spec.kwargs["match_state"] is True
+    obs, _ = env.reset(seed=1)
+    assert obs["observation"].shape == (size,)
+    assert gym.make("sixtysix/66-v0").observation_space["observation"].shape == (1216,)
 
 
 def test_an_environment_made_directly_has_the_same_spec(renders: list[Any]) -> None:

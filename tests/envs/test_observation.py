@@ -21,7 +21,7 @@ from sixtysix.core.cards import mask_of, parse_card
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.view import View
-from sixtysix.envs import Encoder, EncodingError, action_of, encoder
+from sixtysix.envs import ENCODING_VERSION, Encoder, EncodingError, action_of, encoder
 from sixtysix.testing.play import hidden_from, redeal_unseen, replayed
 from tests.envs.common import CONFIGS, make, new_deal, played_to
 from tests.envs.reference import reference
@@ -49,9 +49,10 @@ def seat_knowledge(view: View) -> tuple[object, ...]:
 # ---------------------------------------------------------------------- layout
 
 
+@pytest.mark.parametrize("match", [False, True])
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
-def test_the_fields_tile_the_vectors(config: tuple[str, dict[str, object]]) -> None:
-    enc = encoder(make(*config))
+def test_the_fields_tile_the_vectors(config: tuple[str, dict[str, object]], match: bool) -> None:
+    enc = encoder(make(*config), match=match)
     offset = 0
     for field in enc.info_fields:
         assert field.offset == offset and field.size > 0
@@ -66,6 +67,7 @@ def test_the_fields_tile_the_vectors(config: tuple[str, dict[str, object]]) -> N
     assert meta["info_size"] == enc.info_size and meta["obs_size"] == enc.obs_size
     assert [f["name"] for f in meta["info_fields"]] == [f.name for f in enc.info_fields]
     assert len(meta["history_actions"]) == len(enc.usable_ids)
+    assert meta["version"] == ENCODING_VERSION and meta["match"] is match
 
 
 def test_sizes_of_the_built_in_variants() -> None:

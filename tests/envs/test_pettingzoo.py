@@ -298,6 +298,7 @@ def test_render_human_prints(capsys: pytest.CaptureFixture[str]) -> None:
         ({"variant": "66", "episode": "game"}, OptionError, "episode must be one of deal, match"),
         ({"variant": "66", "render_mode": "rgb_array"}, OptionError, "render_mode"),
         ({"variant": "66", "preset": "nope"}, OptionError, "unknown preset"),
+        ({"variant": "66", "match_state": 1}, OptionError, "match_state must be True or False"),
     ],
 )
 def test_bad_arguments_are_one_line_errors(
@@ -371,3 +372,41 @@ def test_an_environment_pickles_mid_episode_and_goes_on_alike() -> None:
     env.reset(seed=4)
     copy = pickle.loads(pickle.dumps(env))
     assert play(env, random.Random(1)) == play(copy, random.Random(1))
+
+
+# ---------------------------------------------------------------- the match's state
+
+
+def match_part(enc: Any, vector: np.ndarray) -> np.ndarray:
+    field = enc.layout.field("match")
+    return vector[field.offset : field.offset + field.size]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_match_state_shows_each_agent_the_score_as_a_match_goes_on(variant: str) -> None:
+    env = pettingzoo_env(variant, episode="match", target=5, match_state=True)
+    enc = encoder(env.unwrapped.variant, match=True)
+    assert env.observation_space("player_0")["observation"].shape == (enc.info_size,)
+    env.reset(seed=3)
+    rnd = random.Random(3)
+    parts: dict[str, set[bytes]] = {agent: set() for agent in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        view = env.unwrapped.episodes.state.view(env.possible_agents.index(agent))
+        np.testing.assert_array_equal(obs["observation"], enc.info_state(view))
+        assert match_part(enc, obs["observation"])[-1] == 1
+        parts[agent].add(match_part(enc, obs["observation"]).tobytes())
+        env.step(None if terminated or truncated else pick(obs["action_mask"], rnd))
+    assert all(len(seen) > 1 for seen in parts.values())
+
+
+def test_match_state_in_deal_episodes_is_zeros() -> None:
+    env = pettingzoo_env("66-4", table_only=True, match_state=True)
+    enc = encoder(env.unwrapped.variant, match=True)
+    assert env.observation_space("player_3")["observation"].shape == (enc.obs_size,) == (350,)
+    env.reset(seed=1)
+    rnd = random.Random(1)
+    for _ in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert not match_part(enc, obs["observation"]).any()
+        env.step(None if terminated or truncated else pick(obs["action_mask"], rnd))

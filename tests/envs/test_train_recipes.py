@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ pytest.importorskip("numba", reason="needs the fast extra")
 
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
-from sixtysix.envs import encoder
+from sixtysix.envs import ENCODING_VERSION, encoder
 from sixtysix.envs.gym_single import SixtySixGym
 from sixtysix.plugins.manager import get_registry
 
@@ -87,7 +88,7 @@ def test_a_policy_file_plays_its_networks_as_a_bot(
     size = encoder(variant).obs_size
     rng = np.random.default_rng(1)
 
-    def net(activation: str) -> object:
+    def net(activation: str) -> Any:
         shapes = [(16, size), (42, 16)]
         layers = tuple(
             (rng.normal(size=s).astype(np.float32), rng.normal(size=s[0]).astype(np.float32))
@@ -108,6 +109,37 @@ def test_a_policy_file_plays_its_networks_as_a_bot(
         assert np.allclose(policy.logits(seat, x), hidden @ w1.T + b1, atol=1e-5)
     plays_cleanly(common, path)
     plays_cleanly(common, path, play="sample")
+
+
+def test_a_policy_file_says_whether_it_observes_the_match(
+    recipes: dict[str, ModuleType], tmp_path: Path
+) -> None:
+    """A file trained with the match's state observes it; a file from before the field (no
+    ``match_state`` key) observes without it."""
+    common = recipes["common"]
+    variant = get_registry().variant("66").configure()
+    rng = np.random.default_rng(2)
+    for match_state, size in ((True, 265), (False, 256)):
+        assert encoder(variant, match=match_state).obs_size == size
+        shapes = [(16, size), (42, 16)]
+        layers = tuple(
+            (rng.normal(size=s).astype(np.float32), rng.normal(size=s[0]).astype(np.float32))
+            for s in shapes
+        )
+        path = tmp_path / f"match-{match_state}.npz"
+        net = common.Network(layers, "tanh")
+        common.save_policy(path, [net], variant, table_only=True, meta={}, match_state=match_state)
+        policy = common.load_policy(path)
+        assert policy.match_state is match_state and policy.info["match_state"] is match_state
+        assert policy.info["encoding_version"] == ENCODING_VERSION
+        view = variant.new_deal(variant.deal(Seed(1), ("deal", 0), 0)).view(1)
+        assert policy.observe(view).shape == (size,)
+        plays_cleanly(common, path)
+    old = tmp_path / "old.npz"
+    info = {"variant": "sixtysix", "options": {}, "table_only": True, "networks": 1}
+    arrays = {f"net0_{k}{i}": a for i, (w, b) in enumerate(layers) for k, a in (("w", w), ("b", b))}
+    np.savez(old, info=np.array(json.dumps({**info, "activations": ["tanh"]})), **arrays)  # type: ignore[arg-type]
+    assert not common.load_policy(old).match_state
 
 
 def random_policy(common: ModuleType, path: Path, seed: int = 1) -> None:

@@ -5,7 +5,7 @@ returns; every mask after an autoreset has a move; bad arguments are one-line er
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -71,7 +71,8 @@ class Single:
 
 @pytest.mark.parametrize("opponents", ["random", "self"])
 @pytest.mark.parametrize(
-    ("name", "options"), [("66", {}), ("schnapsen", {}), ("66", {"claim": "manual"})]
+    ("name", "options"),
+    [("66", {}), ("schnapsen", {}), ("66", {"claim": "manual"}), ("66", {"match_state": True})],
 )
 def test_each_environment_is_the_single_environment_of_its_seed(
     name: str, options: dict[str, Any], opponents: str
@@ -167,6 +168,24 @@ def test_the_table_only_observation_is_the_encoders_observation() -> None:
     assert np.array_equal(obs["observation"][1], single.obs["observation"][:size])
 
 
+@pytest.mark.parametrize("table_only", [False, True])
+def test_match_state_gives_the_match_field_all_zeros(table_only: bool) -> None:
+    """The batch plays single deals: room for the match's state, zeros and flag 0, as the
+    single environments' deal episodes give it."""
+    envs = vector_env(
+        "schnapsen", num_envs=3, match_state=True, table_only=table_only, dtype="float32", seed=3
+    )
+    enc = encoder(envs.unwrapped.batch.variant, match=True)
+    field = enc.layout.field("match")
+    size = enc.obs_size if table_only else enc.info_size
+    obs, _ = envs.reset()
+    assert obs["observation"].shape == (3, size) == (3, 250 if table_only else 978)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        assert not obs["observation"][:, field.offset : field.offset + field.size].any()
+        obs, *_ = envs.step(random_actions(rng, envs.action_masks()))
+
+
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
@@ -174,6 +193,7 @@ def test_the_table_only_observation_is_the_encoders_observation() -> None:
         (lambda: vector_env("66", num_envs=0), OptionError, "num_envs must be"),
         (lambda: vector_env("66", opponents="expert"), OptionError, "opponents must be"),
         (lambda: vector_env("66", dtype=np.float16), OptionError, "dtype must be"),
+        (lambda: vector_env("66", match_state=cast(bool, "on")), OptionError, "match_state must"),
         (lambda: vector_env("66").reset(seed=[1, 2]), OptionError, "seed must be one integer"),
         (
             lambda: vector_env("66", num_envs=2, seed=1).step(np.array([42, 42])),
