@@ -25,7 +25,6 @@ than 10%. Wall-clock figures: run on an otherwise idle machine, and use ``--repe
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import platform
 import sys
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from benchmarks.speed._local_ray import start_local_ray, stop_local_ray
 from sixtysix.bots.players.random_bot import RandomBot
 from sixtysix.core.rng import Seed
 from sixtysix.sim.backends import Backend, LocalBackend, RayBackend, StopFlag, available_cpus
@@ -122,19 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     ray_backend: RayBackend | None = None
     if not args.no_ray:
         try:
-            import ray
-
-            t0 = time.perf_counter()
-            ray.init(
-                num_cpus=workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                logging_level=logging.ERROR,
-            )
+            started = start_local_ray(workers)
             ray_backend = RayBackend(workers=workers)
-            print(
-                f"Ray {ray.__version__}: local instance started in {time.perf_counter() - t0:.1f} s"
-            )
+            print(started)
         except ImportError:
             print("Ray not installed (pip install '.[ray]'): skipped")
     failed = False
@@ -197,9 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if ray_backend is not None:
             ray_backend.close()
-            import ray
-
-            ray.shutdown()
+            stop_local_ray()
     return 1 if failed else 0
 
 

@@ -33,7 +33,6 @@ Wall-clock figures: run on an otherwise idle machine (the load average is printe
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import platform
 import sys
@@ -42,6 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.speed._local_ray import start_local_ray, stop_local_ray
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -166,20 +166,11 @@ def wait_for_idle(share: float, limit: float) -> float | None:
 
 def on_ray(args: argparse.Namespace, contestants: Sequence[Contestant], workers: int) -> Run:
     """The duel on a local Ray instance of ``workers`` CPUs started for it (not timed)."""
-    import ray  # the ray extra
-
-    t0 = time.perf_counter()
-    ray.init(
-        num_cpus=workers,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-    )
-    print(f"    Ray {ray.__version__}: local instance started in {time.perf_counter() - t0:.1f} s")
+    print(f"    {start_local_ray(workers)}")
     try:
         return play(args, contestants, RayBackend(workers=workers))
     finally:
-        ray.shutdown()
+        stop_local_ray()
 
 
 def main(argv: list[str] | None = None) -> int:
