@@ -12,6 +12,7 @@ from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.players.expert import (
     ADVISOR_WEIGHTS,
     EXPERT_BUDGET,
+    MANY_SEATS_SAMPLES,
     OPEN_ROLLOUTS,
     OPEN_SEARCH,
     PLAYOUTS,
@@ -26,6 +27,7 @@ from sixtysix.bots.players.expert import (
     rule_players,
 )
 from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, decide
+from sixtysix.bots.players.table_play import TABLE_CALLS
 from sixtysix.bots.search.estimate import Budget, SearchEstimate, estimate
 from sixtysix.bots.search.solver import Solver, deal_value
 from sixtysix.core.actions import ACTIONS, Action
@@ -34,6 +36,7 @@ from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
+from sixtysix.plugins.manager import build_registry
 from tests.bots.test_sampling import make
 
 
@@ -635,3 +638,35 @@ def test_without_numba_the_expert_falls_back_on_rollouts_and_the_generic_search(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_effort_scales_the_default_deals_playouts_and_nodes() -> None:
+    """``effort`` multiplies every count left at its default; a count given keeps its value."""
+    plain = ExpertBot(0, Seed(1))
+    double = ExpertBot(0, Seed(1), {"effort": "2"})
+    assert double.budget.samples == 2 * plain.budget.samples == 2 * EXPERT_BUDGET.samples
+    assert double.budget.nodes == 2 * plain.budget.nodes
+    assert double.playouts == 2 * PLAYOUTS == 2 * plain.playouts
+    assert double._many.samples == 2 * MANY_SEATS_SAMPLES
+    assert double._table.calls == 2 * TABLE_CALLS
+    kept = ExpertBot(0, Seed(1), {"effort": "3", "nodes": "1000", "playouts": "5"})
+    assert kept.budget.nodes == 1000 and kept.playouts == 5
+    assert kept.budget.samples == 3 * plain.budget.samples
+    tenth = ExpertBot(0, Seed(1), {"effort": "0.1"})
+    assert tenth.budget.samples == max(1, round(0.1 * plain.budget.samples))
+
+
+@pytest.mark.parametrize("value", ["0", "0.05", "101", "fast"])
+def test_effort_out_of_range_is_one_line(value: str) -> None:
+    with pytest.raises(UnknownBotError, match="effort"):
+        ExpertBot(0, Seed(1), {"effort": value})
+
+
+def test_more_effort_plays_the_same_deal_reproducibly() -> None:
+    variant = build_registry().variant("66")()
+    state = variant.new_deal(variant.deal(Seed(4), ("effort",), 0))
+    choices = []
+    for _ in range(2):
+        bot = ExpertBot(state.to_act, Seed(9), {"effort": "1.5"})
+        choices.append(bot.choose(state.view(state.to_act)))
+    assert choices[0] == choices[1]

@@ -108,6 +108,10 @@ CANDIDATES = 3
 MARGIN = 0.3
 #: The margin with three or four players: 0, the play-outs decide alone.
 TABLE_MARGIN = 0.0
+#: The ``effort`` parameter's range: how many times the default deals, play-outs and nodes a
+#: move gets (the time per move grows about in proportion; reproducible, unlike ``time``).
+MIN_EFFORT = 0.1
+MAX_EFFORT = 100.0
 #: Cards in a deck of Schnapsen's shape: the games whose rule player differs.
 SMALL_DECK = 20
 #: Prior probability that the other seat plays at random (two players, compiled search).
@@ -397,6 +401,23 @@ def compiled_search_for(variant: Variant) -> CompiledSearch | None:
     return _compiled_search(variant) if available() and supports(variant) else None
 
 
+def scaled(count: int, effort: float) -> int:
+    """``count`` (deals, play-outs, nodes) for ``effort`` times the default effort."""
+    return max(1, round(count * effort))
+
+
+def scaled_budget(budget: Budget, params: Mapping[str, str], effort: float) -> Budget:
+    """``budget`` with the deals and nodes a bot's parameters left at their defaults scaled by
+    ``effort`` (a parameter given keeps its value)."""
+    if effort == 1.0:
+        return budget
+    return replace(
+        budget,
+        samples=budget.samples if "samples" in params else scaled(budget.samples, effort),
+        nodes=budget.nodes if "nodes" in params else scaled(budget.nodes, effort),
+    )
+
+
 def advisor_weights(view: View) -> Weights:
     """The weights of the rule player the margin defers to, for the view's game shape."""
     return ADVISOR_WEIGHTS.get(view.rules.deck.bit_count(), DEFAULT_WEIGHTS)
@@ -457,6 +478,12 @@ class ExpertBot(PimcBot):
             f"cards in hand up to which each imagined deal is solved exactly instead of played"
             f" out, with three or four players (default {SOLVABLE_TRICKS[1]})"
         ),
+        "effort": (
+            f"times the default deals, play-outs and search nodes per move, {MIN_EFFORT:g} to"
+            f" {MAX_EFFORT:g} (default 1); the time per move grows about in proportion, and"
+            f" unlike time the choices stay reproducible; a count given as its own parameter"
+            f" keeps its value"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -466,6 +493,11 @@ class ExpertBot(PimcBot):
 
     def __init__(self, seat: int, seed: Seed, params: Mapping[str, str] | None = None) -> None:
         super().__init__(seat, seed, params)
+        effort = float_param(self.params, "effort", 1.0, high=MAX_EFFORT)
+        if effort < MIN_EFFORT:
+            raise UnknownBotError(f"bot parameter effort must be at least {MIN_EFFORT:g}")
+        self.effort = effort
+        self.budget = scaled_budget(self.budget, self.params, effort)
         self.margin = float_param(self.params, "margin", MARGIN)
         self.table_margin = self.margin if "margin" in self.params else TABLE_MARGIN
         self.random_prior = probability_param(self.params, "random", RANDOM_PRIOR)
@@ -483,21 +515,21 @@ class ExpertBot(PimcBot):
         self.playouts = int_param(
             self.params,
             "playouts",
-            self.budget.samples if "samples" in self.params else PLAYOUTS,
+            self.budget.samples if "samples" in self.params else scaled(PLAYOUTS, effort),
         )
         self._policy: Policy | None = None
         self._players: dict[Weights, list[Bot]] = {}
         many = int_param(
             self.params,
             "crowd",
-            self.budget.samples if "samples" in self.params else MANY_SEATS_SAMPLES,
+            self.budget.samples if "samples" in self.params else scaled(MANY_SEATS_SAMPLES, effort),
         )
         self._many = replace(self.budget, samples=many)
         self._table = Table(
             calls=int_param(
                 self.params,
                 "calls",
-                self.budget.samples if "samples" in self.params else TABLE_CALLS,
+                self.budget.samples if "samples" in self.params else scaled(TABLE_CALLS, effort),
             ),
             candidates=int_param(self.params, "read", TABLE_CANDIDATES),
             endgame=int_param(self.params, "endgame", SOLVABLE_TRICKS[1], low=0),
