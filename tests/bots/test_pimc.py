@@ -65,6 +65,7 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "open",
                 "playouts",
                 "share",
+                "effort",
             },
         ),
     ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import weakref
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -76,6 +77,8 @@ class GcReader(Bot):
     def choose(self, view: View) -> Action:
         mine = mask_of(view.hand)
         for obj in gc.get_objects():
+            if type(obj) in weakref.ProxyTypes:
+                continue  # a proxy whose object died raises on any look at it, isinstance too
             if (
                 isinstance(obj, DealState)
                 and obj.to_act == self.seat

@@ -419,6 +419,8 @@ def test_ctrl_c_in_the_referee_leaves_no_child_behind(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         cwd=root,
         text=True,
+        # Ctrl-C reaches it even where this runs with SIGINT ignored (a background job).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     pids = [int(p) for p in proc.stdout.readline().split()]

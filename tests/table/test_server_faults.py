@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from sixtysix.core.actions import parse_action
+from sixtysix.core.match_state import MatchState
 from sixtysix.core.records import parse_record
+from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
 from sixtysix.protocol.messages import encode_view
 from sixtysix.table import wire
@@ -159,14 +162,15 @@ def true_views(record: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     raw = parse_record(record)
     variant = get_registry().variant(raw.variant).configure(overrides=raw.options)
     views: list[dict[str, Any]] = []
+    match = MatchState(variant, Seed(raw.seed))  # each deal's views carry the match's state
     for deal in raw.deals:
-        state = variant.new_deal(deal.setup)
+        state = match.next_deal(deal.setup)
         views.append(encode_view(state.view(seat)))
         for _, text in deal.actions:
-            from sixtysix.core.actions import parse_action
-
             state.apply(parse_action(text))
             views.append(encode_view(state.view(seat)))
+        if state.is_over:
+            match.settle()
     return views
 
 
