@@ -62,28 +62,26 @@ class MatchView:
         totals = data.get("totals")
         if not isinstance(totals, list) or len(totals) != seats:
             raise MatchViewError(f"match.totals: a list of {seats} integers expected")
-        target = _count(data.get("target"), "target", optional=True)
-        deals = _count(data.get("deals"), "deals", optional=True)
+        target = _optional(data.get("target"), "target")
+        deals = _optional(data.get("deals"), "deals")
         if (target is None) == (deals is None):
             raise MatchViewError("match: exactly one of target and deals")
         next_dealer = _count(data.get("next_dealer"), "next_dealer")
-        assert next_dealer is not None
         if next_dealer >= seats:
             raise MatchViewError(f"match.next_dealer: a seat below {seats} expected")
         played = _count(data.get("played"), "played")
-        assert played is not None
-        return cls(
-            tuple(_count(t, "totals") or 0 for t in totals), target, deals, played, next_dealer
-        )
+        return cls(tuple(_count(t, "totals") for t in totals), target, deals, played, next_dealer)
 
 
 #: Larger than any real match's figure; a message beyond it is refused.
 LIMIT = 1_000_000
 
 
-def _count(value: object, name: str, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
+def _count(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= LIMIT:
         raise MatchViewError(f"match.{name}: an integer from 0 to {LIMIT:,} expected")
     return value
+
+
+def _optional(value: object, name: str) -> int | None:
+    return None if value is None else _count(value, name)
