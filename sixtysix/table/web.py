@@ -151,6 +151,9 @@ def response(
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(len(body))
     headers["Cache-Control"] = "no-cache"
+    # The server ends the connection after every plain HTTP answer (websockets sends EOF):
+    # saying so keeps a browser from sending its next request down the closing socket.
+    headers["Connection"] = "close"
     for key, value in (extra or {}).items():
         headers[key] = value
     return Response(status.value, status.phrase, headers, body)

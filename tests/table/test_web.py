@@ -208,3 +208,33 @@ def test_a_header_sent_twice_is_one_line_not_a_traceback(
     with caplog.at_level("ERROR"):
         asyncio.run(main())
     assert not [r for r in caplog.records if r.exc_info], caplog.text
+
+
+def test_every_http_answer_says_the_connection_closes(tmp_path: Path) -> None:
+    """The server ends the connection after each plain HTTP answer; each answer says so, or a
+    browser sends its next request down the closing socket (Chromium then gives up on a file
+    with ERR_TOO_MANY_RETRIES when that keeps happening on a busy machine)."""
+
+    async def main() -> None:
+        async with running(tmp_path / "data") as (url, _):
+            port = port_of(url)
+            for path in ("/", "/static/app.js", "/api/setup?lang=en", "/nothing"):
+                _, headers, _ = await asyncio.to_thread(fetch, port, path)
+                assert headers["connection"] == "close", path
+
+            def two_on_one_connection() -> tuple[int, int]:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                try:
+                    conn.request("GET", "/")
+                    first = conn.getresponse()
+                    first.read()
+                    conn.request("GET", "/static/app.js")  # http.client reconnects: told to
+                    second = conn.getresponse()
+                    second.read()
+                    return first.status, second.status
+                finally:
+                    conn.close()
+
+            assert await asyncio.to_thread(two_on_one_connection) == (200, 200)
+
+    asyncio.run(main())
