@@ -561,6 +561,13 @@ class DealState:
 
     # ------------------------------------------------------------------ copying
 
+    def redealt(self, setup: DealSetup | None = None) -> DealState:
+        """This deal from its start again (or dealt as ``setup`` instead), in the same match:
+        a replay or a redeal whose views must be the ones this deal's seats had."""
+        fresh = self.variant.new_deal(self.setup if setup is None else setup)
+        fresh.match = self.match
+        return fresh
+
     def copy(self) -> DealState:
         """An independent copy (for search); shares only immutable parts."""
         # type(self): a variant's DealState subclass (with ``__slots__ = ()``) stays itself.

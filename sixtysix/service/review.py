@@ -103,8 +103,7 @@ def review(
     for number, deal in enumerate(replayed.deals, 1):
         if deals is not None and number not in deals:
             continue
-        state = variant.new_deal(deal.state.setup)
-        state.match = deal.state.match
+        state = deal.state.redealt()
         for step, (acting, action) in enumerate(deal.state.history, 1):
             if acting == seat:
                 legal = state.legal_actions()

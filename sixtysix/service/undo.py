@@ -76,8 +76,7 @@ class _Deal:
 def views_along(state: DealState, seat: int, setup: DealSetup) -> list[View] | None:
     """The views ``seat`` has along ``state``'s history replayed on ``setup`` (None: some
     action is illegal there)."""
-    fresh = state.variant.new_deal(setup)
-    fresh.match = state.match
+    fresh = state.redealt(setup)
     views = [fresh.view(seat)]
     for _, action in state.history:
         try:
@@ -90,8 +89,7 @@ def views_along(state: DealState, seat: int, setup: DealSetup) -> list[View] | N
 
 def _agrees(state: DealState, seat: int, setup: DealSetup, views: list[View]) -> bool:
     """Whether the whole history replays on ``setup`` giving ``seat`` exactly ``views``."""
-    fresh = state.variant.new_deal(setup)
-    fresh.match = state.match
+    fresh = state.redealt(setup)
     if fresh.view(seat) != views[0]:
         return False
     for i, (_, action) in enumerate(state.history):
@@ -248,8 +246,7 @@ def take_back(state: DealState, seat: int, stream: Stream, tries: int = TRIES) -
         if _seen(views[: cut + 1]) != _seen(views):
             return None
         setup = state.setup  # the undone moves showed nothing: the deal may stay
-    fresh = state.variant.new_deal(setup)
-    fresh.match = state.match
+    fresh = state.redealt(setup)
     for _, action in state.history[:cut]:
         fresh.apply_legal(action)
     return fresh

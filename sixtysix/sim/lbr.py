@@ -337,8 +337,7 @@ class LocalBestResponse:
         decisions: list[list[tuple[View, int, int]]] = []
         by_chance: list[float] = []
         for world in worlds:
-            state = world.variant.new_deal(world.setup)
-            state.match = world.match
+            state = world.redealt()
             found = []
             for s, a in world.history:
                 if s == bot:

@@ -92,8 +92,7 @@ def replayed(variant: Variant, state: DealState, setup: DealSetup) -> DealState 
     """``state``'s actions replayed on the deal ``setup``, or None where that contradicts
     what play showed: an action no longer legal (a void revealed), or the deal over where
     ``state``'s is not, or the other way round (a side at 66 with a hidden partner)."""
-    alt = variant.new_deal(setup)
-    alt.match = state.match
+    alt = state.redealt(setup)
     try:
         for _, action in state.history:
             alt.apply(action)

@@ -449,8 +449,7 @@ def check_view_independence(variant: Variant, seed: Seed, deals: int = 8) -> Non
         other = consistent_redeal(variant, state, seat, seed.child(("deal", number)))
         if other is None:
             continue
-        alt = variant.new_deal(other)
-        alt.match = state.match
+        alt = state.redealt(other)
         for _, a in state.history:
             alt.apply(a)
         compared += 1

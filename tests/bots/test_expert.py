@@ -662,11 +662,14 @@ def test_effort_out_of_range_is_one_line(value: str) -> None:
         ExpertBot(0, Seed(1), {"effort": value})
 
 
-def test_more_effort_plays_the_same_deal_reproducibly() -> None:
+def test_more_effort_values_each_move_on_more_deals() -> None:
+    """The knob reaches the search: at effort 2 a move is valued on twice the deals."""
     variant = build_registry().variant("66")()
     state = variant.new_deal(variant.deal(Seed(4), ("effort",), 0))
-    choices = []
-    for _ in range(2):
-        bot = ExpertBot(state.to_act, Seed(9), {"effort": "1.5"})
-        choices.append(bot.choose(state.view(state.to_act)))
-    assert choices[0] == choices[1]
+    seen = []
+    for effort in ("1", "2"):
+        bot = ExpertBot(state.to_act, Seed(9), {"effort": effort})
+        bot.choose(state.view(state.to_act))
+        assert bot.last is not None
+        seen.append(bot.last.deals)
+    assert seen[1] == 2 * seen[0] > 0

@@ -316,8 +316,7 @@ def test_a_person_alone_with_bots_takes_a_move_back() -> None:
     assert state is not None
     before = len(state.history)
     cut = max(i for i, (s, _) in enumerate(state.history) if s == 0)
-    earlier = state.variant.new_deal(state.setup)
-    earlier.match = state.match  # the same deal of the same match
+    earlier = state.redealt()
     for _, action in state.history[:cut]:
         earlier.apply_legal(action)
     out = table.undo(0)

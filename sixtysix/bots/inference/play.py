@@ -52,8 +52,7 @@ def read_play(
     them); it is replayed from its setup, asking the model at every decision of another seat
     that had a choice.
     """
-    state = deal.variant.new_deal(deal.setup)
-    state.match = deal.match
+    state = deal.redealt()
     hit = math.log(trust)
     by_model = by_chance = 0.0
     for s, a in deal.history:

@@ -85,8 +85,7 @@ def read_table(
 
     The reading stops once the log-probability falls below ``floor`` (it only falls as more
     decisions are read): the deal's weight is then negligible beside a better one's."""
-    state = deal.variant.new_deal(deal.setup)
-    state.match = deal.match
+    state = deal.redealt()
     hit = math.log(trust)
     total = 0.0
     for s, a in deal.history:
