@@ -18,6 +18,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TextIO
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from sixtysix.bots import compiled
 from sixtysix.core.view import View
@@ -67,7 +68,11 @@ class ConsoleScreen:
         text = self.tr._("{who} is thinking…").format(who=who)
         if compiled.warming():
             text += " " + self.tr._("(preparing the expert's search: once after installing)")
-        return self.console.status(text)
+        # One line with the spinner in front, however narrow the terminal: a wrapped status
+        # is redrawn over the lines of the game.
+        line = Text(text, no_wrap=True)
+        line.truncate(max(1, self.console.width - 2), overflow="ellipsis")
+        return self.console.status(line)
 
     def countdown(self, seconds: int, warning: bool, first_warning: bool) -> None:
         tr = self.tr
