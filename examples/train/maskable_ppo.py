@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from common import Clock, Network, linear_layers, log, recipe_args, save_policy
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.logger import HumanOutputFormat, Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 import sixtysix.envs  # noqa: F401  (registers the sixtysix/ environments with Gymnasium)
@@ -52,6 +53,9 @@ def train(
         verbose=verbose,
         device="cpu",
     )
+    # Without a logger of its own, learn() makes an empty SB3-<time> folder in the temp dir.
+    outputs = [HumanOutputFormat(sys.stdout)] if verbose else []
+    model.set_logger(Logger(folder=None, output_formats=outputs))
     return model.learn(total_timesteps=steps)
 
 

@@ -9,6 +9,7 @@ import importlib
 import inspect
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -259,11 +260,15 @@ def test_nfsp_trains_reproducibly_and_each_seat_plays(
 
 
 def test_maskable_ppo_trains_reproducibly_and_its_policy_plays(
-    recipes: dict[str, ModuleType], tmp_path: Path
+    recipes: dict[str, ModuleType], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     needs("torch", "sb3_contrib")
     needs_table_only()
     ppo, common = recipes["maskable_ppo"], recipes["common"]
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)
     paths = []
     for name in ("a", "b"):
         model = ppo.train("sixtysix/66-v0", "random", 512, seed=5, envs=2)
@@ -271,6 +276,7 @@ def test_maskable_ppo_trains_reproducibly_and_its_policy_plays(
         variant = model.get_env().envs[0].unwrapped.variant
         common.save_policy(paths[-1], [ppo.actor(model)], variant, table_only=True, meta={})
     assert same_file(paths[0], paths[1])
+    assert not list(temp.glob("SB3-*"))  # training leaves no log folder behind
 
     import torch  # the train extra (checked above)
 
