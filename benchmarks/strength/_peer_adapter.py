@@ -57,6 +57,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.players.heuristic import beats
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY, Action
 from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN, mask_of
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.state import Phase
 from sixtysix.core.view import View
 from sixtysix.variants.schnapsen import Schnapsen
@@ -157,9 +158,13 @@ class PublicRecord:
 
 
 def build_view(
-    perspective: PlayerPerspective, leader_move: Move | None, variant: Schnapsen
+    perspective: PlayerPerspective,
+    leader_move: Move | None,
+    variant: Schnapsen,
+    score: Score | None = None,
 ) -> View:
-    """Our view of the seat that ``perspective`` belongs to: its cards and public facts only."""
+    """Our view of the seat that ``perspective`` belongs to: its cards and public facts only,
+    with the Bummerl's ``score`` when the deal is part of one."""
     past = perspective.get_game_history()[:-1]
     first = past[0][0] if past else perspective
     me = 0 if first.am_i_leader() else 1
@@ -217,9 +222,28 @@ def build_view(
         legal_actions=tuple(ACTIONS[a] for a in legal),
         outcome=None,
         options=tuple((s.name, getattr(variant.options, s.name)) for s in variant.options.specs()),
+        match=None if score is None else score.match_view(me),
     )
     check_view(view, perspective, leader_move, rec.forgotten[opp])
     return view
+
+
+@dataclass(frozen=True)
+class Score:
+    """A Bummerl's score before a deal, from our bot's side: what every player at a table knows
+    (their engine plays one deal at a time, so the Bummerl loop tells the adapter)."""
+
+    ours: int
+    theirs: int
+    #: Deals finished before this one.
+    played: int
+    target: int
+
+    def match_view(self, me: int) -> MatchView:
+        """The score in the view's seats: the seat that leads this deal (seat 0, the other
+        the dealer) deals the next one, when the other bot leads."""
+        totals = (self.ours, self.theirs) if me == 0 else (self.theirs, self.ours)
+        return MatchView(totals, self.target, None, self.played, 0)
 
 
 def _action(move: Move) -> int:
@@ -264,10 +288,19 @@ def check_view(
 class SixtySixPlayer(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped peer package)
     """One of our bots as a player of the ``schnapsen`` package."""
 
-    def __init__(self, bot: Bot, variant: Schnapsen, name: str, told: bool = False) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        variant: Schnapsen,
+        name: str,
+        told: bool = False,
+        score: Score | None = None,
+    ) -> None:
         super().__init__(name)
         self.bot = bot
         self.variant = variant
+        #: The Bummerl's score before this deal (None: a deal played alone).
+        self.score = score
         self.times: list[float] = []
         #: A yardstick only (``--told``): before each decision our bot is told the opponent's
         #: hand, read from their hidden state (:mod:`_told`).
@@ -277,7 +310,7 @@ class SixtySixPlayer(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped pe
         start = time.perf_counter()
         if self.told:
             _told.tell(opponent_hand(perspective))
-        view = build_view(perspective, leader_move, self.variant)
+        view = build_view(perspective, leader_move, self.variant, self.score)
         action = self.bot.choose(view)
         if action not in view.legal_actions:
             raise RuntimeError(f"our bot chose {action} outside {view.legal_actions}")

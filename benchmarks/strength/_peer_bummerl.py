@@ -7,7 +7,9 @@ dealer does in our Schnapsen match, and game points add up until a side has 7. E
 played twice, our bot leading its first deal, then theirs: deal ``k`` of both is dealt from
 the same shuffle with the leaders swapped, so the same cards go to the other bot, for as long
 as both Bummerls last (the longer one's extra deals come from the same shuffles too). Every
-deal's bots are made afresh, each from its own seed (neither side sees the score).
+deal's bots are made afresh, each from its own seed. Our bot's views carry the Bummerl's score
+(:class:`~benchmarks.strength._peer_adapter.Score`), as a person at the table knows it, so the
+expert plays for the Bummerl; their ``RdeepBot`` plays each deal for its game points.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from schnapsen.bots import RdeepBot
 from schnapsen.game import SchnapsenGamePlayEngine
 
 from benchmarks.strength import _told
-from benchmarks.strength._peer_adapter import Game, SixtySixPlayer, Timed, peer_variant
+from benchmarks.strength._peer_adapter import Game, Score, SixtySixPlayer, Timed, peer_variant
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -72,7 +74,8 @@ def play_bummerl(
                 shuffles.append(dealing.getrandbits(64))
             ours_lead = (k % 2 == 0) == ours_first
             bot = cls(0 if ours_lead else 1, Seed(seed).child(("bummerl", bummerl, g, k)), params)
-            mine = SixtySixPlayer(bot, variant, "sixtysix", told)
+            score = Score(totals[0], totals[1], k, BUMMERL)
+            mine = SixtySixPlayer(bot, variant, "sixtysix", told, score)
             rdeep = RdeepBot(samples, depth, random.Random(bots.getrandbits(64)), name="rdeep")
             other = Timed(rdeep, "rdeep")
             first, second = (mine, other) if ours_lead else (other, mine)

@@ -15,10 +15,15 @@ variant when one is known for its rules and options, and says None otherwise.
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 from sixtysix.bots.deal_results import DEAL_RESULTS
+from sixtysix.bots.equity_arrays import target_table
 from sixtysix.core.match_view import MatchView
 from sixtysix.core.rules import MatchFormat
 from sixtysix.core.variant import Variant
@@ -32,11 +37,28 @@ Distribution = Mapping[Result, float]
 Chances = tuple[float, ...]
 
 
+#: Scores below the target from which a match to a target is tabulated all at once in arrays
+#: (with numpy; :mod:`sixtysix.bots.equity_arrays`) rather than score by score as asked.
+ARRAYS_FROM = 10_000
+
+
+def arrays_available() -> bool:
+    """Whether numpy (the ``fast`` extra) is there to tabulate large matches in arrays."""
+    return importlib.util.find_spec("numpy") is not None
+
+
 class MatchEquity:
     """Chances to win a match of ``fmt`` among ``seats`` from any score, for deals whose results
-    follow ``results``."""
+    follow ``results``.
 
-    def __init__(self, seats: int, fmt: MatchFormat, results: Distribution) -> None:
+    ``arrays``: tabulate a match to a target all at once in arrays (:mod:`sixtysix.bots.
+    equity_arrays`); by default where numpy is there and the match has at least
+    :data:`ARRAYS_FROM` scores below the target.
+    """
+
+    def __init__(
+        self, seats: int, fmt: MatchFormat, results: Distribution, arrays: bool | None = None
+    ) -> None:
         total = sum(results.values())
         if not results or total <= 0 or any(p < 0 for p in results.values()):
             raise ValueError("a distribution of deal results needs positive weights")
@@ -51,6 +73,19 @@ class MatchEquity:
             raise ValueError("every deal scores nothing: no match ever ends")
         self._chances = lru_cache(maxsize=None)(self._compute)
         self._rings: dict[tuple[int, ...], list[Chances]] = {}
+        if arrays is None:
+            arrays = self.scores >= ARRAYS_FROM and arrays_available()
+        self.arrays = arrays and fmt.deals is None
+        self._table: Any = None
+
+    @property
+    def scores(self) -> int:
+        """Scores below the target (a match to a target), or the scores a fixed-length match
+        may visit: the table's size."""
+        top = max(max(r) for r in self.results)
+        if self.fmt.deals is None:
+            return math.prod([self.fmt.target] * self.seats)
+        return math.prod([top * self.fmt.deals + 1] * self.seats) * self.fmt.deals
 
     # ------------------------------------------------------------------ queries
 
@@ -59,6 +94,10 @@ class MatchEquity:
         deal and ``played`` deals settled (which only a fixed-length match counts)."""
         if len(totals) != self.seats or not 0 <= dealer < self.seats:
             raise ValueError(f"{self.seats} totals and a dealer below {self.seats} expected")
+        if self.arrays and max(totals) < self.fmt.target:
+            if self._table is None:
+                self._table = target_table(self.seats, self.fmt.target, self.results)
+            return tuple(float(c) for c in self._table[(dealer, *totals)])
         return self._chances(tuple(totals), dealer, self._played(played))
 
     def after(self, match: MatchView, game_points: Sequence[int]) -> Chances:
@@ -136,19 +175,26 @@ class MatchEquity:
 FORMAT_OPTIONS = frozenset({"target", "match"})
 
 
-def equity_for(variant: Variant) -> MatchEquity | None:
-    """The match-equity table of ``variant`` from its measured deal results, or None where none
-    was measured for its rules (another variant, or an option that changes a deal's play or
-    scoring)."""
-    found = DEAL_RESULTS.get(variant.name)
-    if found is None or set(variant.options.diff()) - FORMAT_OPTIONS:
+def rules_key(name: str, options: Mapping[str, object]) -> str:
+    """The key of a rule set's deal results: the variant's name, then each option that differs
+    from its default and plays a part in a deal (not the match's format), as ``name=JSON``."""
+    played = sorted((k, v) for k, v in options.items() if k not in FORMAT_OPTIONS)
+    return " ".join([name, *(f"{k}={json.dumps(v)}" for k, v in played)])
+
+
+def equity_for(variant: Variant, fmt: MatchFormat | None = None) -> MatchEquity | None:
+    """The match-equity table of ``variant`` (for a match of ``fmt``, by default the variant's
+    own) from the deal results measured for its rules, or None where none were (another
+    variant, or options no measurement was made with)."""
+    key = rules_key(variant.name, variant.options.diff())
+    if key not in DEAL_RESULTS:
         return None
-    return _table(variant.name, variant.seats, variant.match_format)
+    return _table(key, variant.seats, variant.match_format if fmt is None else fmt)
 
 
 @lru_cache(maxsize=32)
-def _table(name: str, seats: int, fmt: MatchFormat) -> MatchEquity:
-    _, _, counts = DEAL_RESULTS[name]
+def _table(key: str, seats: int, fmt: MatchFormat) -> MatchEquity:
+    _, _, counts = DEAL_RESULTS[key]
     return MatchEquity(seats, fmt, {r: float(c) for r, c in counts.items()})
 
 

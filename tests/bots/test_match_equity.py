@@ -3,6 +3,7 @@ deals to come, checked against hand-worked cases and against matches drawn at ra
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -10,7 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sixtysix.bots.deal_results import DEAL_RESULTS
-from sixtysix.bots.match_equity import Distribution, MatchEquity, deal_result, equity_for
+from sixtysix.bots.match_equity import (
+    Distribution,
+    MatchEquity,
+    arrays_available,
+    deal_result,
+    equity_for,
+    rules_key,
+)
 from sixtysix.core.match_view import MatchView
 from sixtysix.core.rules import MatchFormat
 from sixtysix.plugins.manager import build_registry, variant_from
@@ -159,3 +167,52 @@ def test_no_table_where_an_option_changes_how_deals_end() -> None:
     assert equity_for(variant_from(REGISTRY, "66", {"tie": "draw"})) is None
     four = equity_for(variant_from(REGISTRY, "66", {"match": "four_deals"}))
     assert four is not None and four.fmt.deals == 4
+
+
+def test_a_rule_set_measured_with_its_options_has_its_own_table() -> None:
+    """Schnapsen without closing (the `schnapsen` package's rules) was measured on its own:
+    its table is built from those deals, not from Schnapsen's defaults."""
+    assert rules_key("schnapsen", {"closing": False, "target": 9}) == "schnapsen closing=false"
+    assert rules_key("66", {"tie": "draw", "marriages": False}) == '66 marriages=false tie="draw"'
+    closed = variant_from(REGISTRY, "schnapsen", {"closing": False, "target": 9})
+    table = equity_for(closed)
+    assert table is not None and table.fmt.target == 9
+    _, games, counts = DEAL_RESULTS["schnapsen closing=false"]
+    assert table.results == pytest.approx({r: c / games for r, c in counts.items()})
+    default = equity_for(variant_from(REGISTRY, "schnapsen", {}))
+    assert default is not None and table.results != default.results
+
+
+@pytest.mark.skipif(not arrays_available(), reason="needs numpy")
+@pytest.mark.parametrize(
+    ("name", "target"), [("sixtysix", 7), ("sixtysix-3", 9), ("sixtysix-4", 6)]
+)
+def test_the_arrays_give_the_recursion_score_by_score(name: str, target: int) -> None:
+    """The array tabulation (equity_arrays) is a second statement of the recursion, for speed:
+    every score below the target and every dealer, measured results with drawn deals."""
+    _, _, counts = DEAL_RESULTS[name]
+    seats = len(next(iter(counts)))
+    results = {r: float(c) for r, c in counts.items()}
+    fmt = MatchFormat(target)
+    arrays = MatchEquity(seats, fmt, results, arrays=True)
+    recursion = MatchEquity(seats, fmt, results, arrays=False)
+    for totals in itertools.product(range(target), repeat=seats):
+        for dealer in range(seats):
+            assert arrays.chances(totals, dealer) == pytest.approx(
+                recursion.chances(totals, dealer), abs=1e-12
+            )
+    # Past the target both say who won.
+    over = (target,) + (0,) * (seats - 1)
+    assert arrays.chances(over, 0) == recursion.chances(over, 0)
+
+
+@pytest.mark.skipif(not arrays_available(), reason="needs numpy")
+def test_the_arrays_with_a_skewed_two_player_distribution() -> None:
+    fmt = MatchFormat(9)
+    arrays = MatchEquity(2, fmt, SKEWED, arrays=True)
+    recursion = MatchEquity(2, fmt, SKEWED, arrays=False)
+    for totals in itertools.product(range(9), repeat=2):
+        for dealer in (0, 1):
+            assert arrays.chances(totals, dealer) == pytest.approx(
+                recursion.chances(totals, dealer), abs=1e-12
+            )

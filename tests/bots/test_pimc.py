@@ -66,6 +66,7 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "playouts",
                 "share",
                 "effort",
+                "match",
             },
         ),
     ):

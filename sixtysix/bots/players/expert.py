@@ -50,6 +50,12 @@ flatters plans that need the hidden cards to lie just so, and the rule player's 
 sound default. What each setting measured is in
 ``docs/benchmarks.md`` ("The expert's settings").
 
+**The match** (:mod:`sixtysix.bots.search.stakes`). In a match, each imagined deal's result
+is valued by the chance it leaves to win the match, from the match-equity table of
+:mod:`sixtysix.bots.match_equity`, before the values are averaged: at six all in a match to
+seven a win is a win, behind nought to six a schneider is the way back. The values keep the
+scale of game points early in a match (plain wins' worth), so the margin means the same.
+
 **Solved positions** (two players, compiled search). Once every imagined deal is searched to
 its end (after a close, or once the talon is gone and the endgame is small enough) the values
 are averages of final scores, not of horizon estimates: the search decides without the margin.
@@ -69,7 +75,7 @@ from typing import ClassVar
 from sixtysix.bots.base import Bot, float_param, int_param, probability_param
 from sixtysix.bots.compiled import CompiledSearch, available, supports
 from sixtysix.bots.inference.play import chance_of_random, read_play, resample
-from sixtysix.bots.inference.sampling import Sampler
+from sixtysix.bots.inference.sampling import Sampler, variant_of
 from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weights, decide
 from sixtysix.bots.players.pimc import PimcBot, describe_parameters
 from sixtysix.bots.players.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
@@ -83,8 +89,10 @@ from sixtysix.bots.search.rollouts import (
     talon_open,
 )
 from sixtysix.bots.search.solver import EXACT
+from sixtysix.bots.search.stakes import Stakes, stakes_for
 from sixtysix.core.actions import ACTIONS, Action
 from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.match_view import MatchView
 from sixtysix.core.rng import Seed, Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.variant import Variant
@@ -247,6 +255,7 @@ def compiled_estimate(
     random_prior: float = 0.0,
     tie_mix: float = 0.0,
     drawn: tuple[list[DealState], list[int], float] | None = None,
+    stakes: Stakes | None = None,
 ) -> SearchEstimate:
     """PIMC with the compiled search.
 
@@ -268,7 +277,9 @@ def compiled_estimate(
     (:attr:`SearchEstimate.tiebreak`).
 
     ``drawn``: deals already drawn and weighed by :func:`weighted_deals` (with the reading),
-    searched instead of drawing again unless every consistent deal is searched.
+    searched instead of drawing again unless every consistent deal is searched. ``stakes``:
+    each deal's values in the match's worth (the root's turn stands for the leaves', see
+    :mod:`sixtysix.bots.search.stakes`).
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -303,7 +314,8 @@ def compiled_estimate(
                 continue
             found = search.action_values(deal, seat, per_draw * times, budget.depth, mix)
             solved = solved and found.exact
-            tally.add(found.values, found.final, times)
+            values = found.values if stakes is None else stakes.values(found.values, deal.sides)
+            tally.add(values, found.final, times)
             if deadline is not None and clock() >= deadline:
                 break
         return tally, solved and tally.done == planned
@@ -338,6 +350,7 @@ def expert_estimate(
     blend: bool = False,
     share: float = BLEND_SHARE,
     table: Table | None = None,
+    stakes: Stakes | None = None,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -353,6 +366,9 @@ def expert_estimate(
     compiled search's (:func:`blended`).
 
     With ``table`` (three and four players), the position is valued by :func:`table_estimate`.
+
+    With ``stakes`` every value is a deal's worth in the match (:mod:`sixtysix.bots.search.stakes`)
+    instead of its game points.
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -363,31 +379,59 @@ def expert_estimate(
         deals, kept, chance = weighted_deals(view, sampler, stream, playouts, policy, random_prior)
         if chance < RANDOM_FLOOR or search is None:
             draws = list(zip(deals, kept, strict=True))
-            rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws)
+            rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws, stakes)
             if not blend or search is None:
                 return rolled
             searched = compiled_estimate(
-                view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
+                view,
+                budget,
+                stream,
+                sampler,
+                search,
+                clock,
+                policy,
+                random_prior,
+                tie_mix,
+                stakes=stakes,
             )
             return blended(rolled, searched, share)
         # Read as a random player: the compiled search expects random replies (the rule
         # players of the play-outs would not play like it), on the deals read already.
         drawn = (deals, kept, chance)
         return compiled_estimate(
-            view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix, drawn
+            view,
+            budget,
+            stream,
+            sampler,
+            search,
+            clock,
+            policy,
+            random_prior,
+            tie_mix,
+            drawn,
+            stakes,
         )
     if view.seats >= 3 and policy is not None and table is not None:
-        return table_estimate(view, budget, stream, sampler, policy, table, clock)
+        return table_estimate(view, budget, stream, sampler, policy, table, clock, stakes)
     if search is not None and view.phase == Phase.PLAY:
         return compiled_estimate(
-            view, budget, stream, sampler, search, clock, policy, random_prior, tie_mix
+            view,
+            budget,
+            stream,
+            sampler,
+            search,
+            clock,
+            policy,
+            random_prior,
+            tie_mix,
+            stakes=stakes,
         )
     # The generic search solves what it searches to the end: no horizon.
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
     small = sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
     if not small and needs_rollouts(view) and policy is not None:
-        return rollout_estimate(view, budget, stream, sampler, policy, clock)
-    return estimate(view, budget, stream, variant, clock, sampler=sampler)
+        return rollout_estimate(view, budget, stream, sampler, policy, clock, stakes=stakes)
+    return estimate(view, budget, stream, variant, clock, sampler=sampler, stakes=stakes)
 
 
 @functools.lru_cache(maxsize=4)
@@ -484,6 +528,11 @@ class ExpertBot(PimcBot):
             f" unlike time the choices stay reproducible; a count given as its own parameter"
             f" keeps its value"
         ),
+        "match": (
+            "1: in a match, value each deal's results by the chance they leave to win the match"
+            " (default; a deal played alone, or a match too long to tabulate, is played for its"
+            " game points); 0: always play for the deal's game points"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -506,6 +555,11 @@ class ExpertBot(PimcBot):
         if fitted > 1:
             raise UnknownBotError(f"bot parameter fitted must be 0 or 1, not {fitted}")
         self.fitted = fitted == 1
+        aware = int_param(self.params, "match", 1, low=0)
+        if aware > 1:
+            raise UnknownBotError(f"bot parameter match must be 0 or 1, not {aware}")
+        self.match_aware = aware == 1
+        self._stakes: tuple[tuple[MatchView, int] | None, Stakes | None] = (None, None)
         self.open = self.params.get("open", OPEN_BLEND)
         if self.open not in OPEN_METHODS:
             raise UnknownBotError(
@@ -560,6 +614,7 @@ class ExpertBot(PimcBot):
             blend=self.open == OPEN_BLEND,
             share=self.share,
             table=self._table if view.seats >= 3 else None,
+            stakes=self.stakes(view),
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such
@@ -576,6 +631,16 @@ class ExpertBot(PimcBot):
             if self.last.values[best] < self.last.values[advice] + margin:
                 best = advice
         return ACTIONS[best]
+
+    def stakes(self, view: View) -> Stakes | None:
+        """What the deal's results are worth in the view's match (None: play for game points)."""
+        if not self.match_aware or view.match is None:
+            return None
+        seen, stakes = self._stakes
+        if seen != (view.match, view.seat):
+            stakes = stakes_for(variant_of(view), view.match, view.seat)
+            self._stakes = ((view.match, view.seat), stakes)
+        return stakes
 
 
 @hookimpl

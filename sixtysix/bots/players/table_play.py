@@ -21,6 +21,7 @@ from sixtysix.bots.search.rollouts import (
     rollout_estimate,
 )
 from sixtysix.bots.search.solver import EXACT
+from sixtysix.bots.search.stakes import Stakes
 from sixtysix.core.actions import CONCEDE
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import Phase
@@ -62,11 +63,13 @@ def table_estimate(
     policy: Policy,
     table: Table,
     clock: Clock = time.perf_counter,
+    stakes: Stakes | None = None,
 ) -> SearchEstimate:
     """Three and four players: each action's mean value over deals weighed by how well they
     explain the other seats' calls and play (:mod:`sixtysix.bots.inference.table`), played
     out by ``policy`` where the deal is too long to solve, solved by alpha-beta where it is
-    small enough; ``table.calls`` deals for a call (:func:`is_call`)."""
+    small enough; ``table.calls`` deals for a call (:func:`is_call`); in the match's worth
+    with ``stakes``."""
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
     if is_call(view):
         budget = replace(budget, samples=max(budget.samples, table.calls))
@@ -74,7 +77,7 @@ def table_estimate(
         sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
     )
     if small and table.candidates <= 1:
-        return estimate(view, budget, stream, clock=clock, sampler=sampler)
+        return estimate(view, budget, stream, clock=clock, sampler=sampler, stakes=stakes)
     draws = weighted_table_deals(
         view,
         sampler,
@@ -85,5 +88,5 @@ def table_estimate(
         list(sampler.layouts()) if small else None,
     )
     if needs_rollouts(view, table.endgame) and not small:
-        return rollout_estimate(view, budget, stream, sampler, policy, clock, draws)
-    return estimate(view, budget, stream, clock=clock, sampler=sampler, draws=draws)
+        return rollout_estimate(view, budget, stream, sampler, policy, clock, draws, stakes)
+    return estimate(view, budget, stream, clock=clock, sampler=sampler, draws=draws, stakes=stakes)

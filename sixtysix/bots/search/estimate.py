@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.search.solver import EXACT, Solver, fast_copy
+from sixtysix.bots.search.stakes import Stakes
 from sixtysix.core.actions import CLOSE
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import DealState, Phase
@@ -167,10 +168,12 @@ def estimate(
     clock: Clock = time.perf_counter,
     sampler: Sampler | None = None,
     draws: Sequence[tuple[DealState, int]] | None = None,
+    stakes: Stakes | None = None,
 ) -> SearchEstimate:
     """Mean value of each legal action of ``view`` over imagined deals (see the module doc).
 
-    Values are in game points for the view's seat: its side's minus the other side's.
+    Values are in game points for the view's seat: its side's minus the other side's, or with
+    ``stakes`` each deal's worth in the match (:mod:`sixtysix.bots.search.stakes`).
     ``draws``: the deals to search, each with the number of draws it stands for (deals
     weighed by the other seats' play), instead of a sample or every consistent deal.
     """
@@ -204,6 +207,8 @@ def estimate(
         final = [a for a in legal if ends_at_once(state, a)]
         solver = Solver(view.seat, node_limit=per_deal)
         values, solved = solver.iterative_values(state, budget.depth, legal)
+        if stakes is not None:
+            values = stakes.values(values, state.sides)
         nodes += solver.nodes
         exact = exact and solved
         tally.add(values, final, 1 if weights is None else weights[i])

@@ -14,6 +14,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.search.estimate import Budget, Clock, SearchEstimate, Tally
 from sixtysix.bots.search.solver import deal_value, fast_copy
+from sixtysix.bots.search.stakes import Stakes
 from sixtysix.core.rng import Stream
 from sixtysix.core.state import DealState, Phase
 from sixtysix.core.view import View
@@ -55,8 +56,10 @@ def rollout_estimate(
     policy: Policy,
     clock: Clock = time.perf_counter,
     draws: Sequence[tuple[DealState, int]] | None = None,
+    stakes: Stakes | None = None,
 ) -> SearchEstimate:
-    """Mean value of each action when each sampled deal is played out by ``policy``.
+    """Mean value of each action when each sampled deal is played out by ``policy``, in game
+    points or with ``stakes`` in the match's worth.
 
     Every action is tried on the same sampled deals (common random numbers), so differences
     between actions are not drowned by the luck of the sample. ``draws``: the deals to play
@@ -92,7 +95,11 @@ def rollout_estimate(
                     actor = state.to_act
                     state.apply(policy[actor].choose(state.view(actor)))
                     moves += 1
-            values[a] = deal_value(state, seat)
+            if stakes is None:
+                values[a] = deal_value(state, seat)
+            else:
+                assert state.outcome is not None  # the deal was played to its end
+                values[a] = stakes.final(state.outcome.game_points)
         tally.add(values, final, times)
         if deadline is not None and clock() >= deadline:
             break
