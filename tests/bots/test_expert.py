@@ -24,7 +24,9 @@ from sixtysix.bots.players.expert import (
     expert_estimate,
     needs_rollouts,
     rollout_estimate,
+    rollout_policy,
     rule_players,
+    weighted_deals,
 )
 from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, decide
 from sixtysix.bots.players.table_play import TABLE_CALLS
@@ -91,6 +93,31 @@ def test_a_random_opponent_is_read_and_expected_to_play_at_random() -> None:
             assert bot.last.values == pytest.approx(expected)
             read += chance > 0
     assert read >= 4
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+def test_with_read_1_the_opponents_play_is_not_read() -> None:
+    """``read=1`` (hand reading off, to measure it alone): the same endgames, where the
+    opponent's random play reads as random above, are searched against the best reply, on
+    deals drawn uniformly."""
+    variant = make("sixtysix", {})
+    for seed in (1, 2, 3):
+        state = talon_run_out(variant, seed)
+        seat = state.to_act
+        bot = ExpertBot(seat, Seed(0), {"read": "1"})
+        bot.choose(state.view(seat))
+        assert bot.read == 1 and bot.last is not None and bot.last.chance == 0.0
+    # With the talon open too: uniform draws, each standing for one deal.
+    state = variant.new_deal(variant.deal(Seed(4), ("r",), 0))
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    view = state.view(state.to_act)
+    stream = Seed(2).stream(("x",))
+    policy = rollout_policy(2)
+    deals, kept, chance = weighted_deals(view, Sampler(view), stream, 8, policy, 0.5, 1)
+    assert len(deals) == 8 and kept == [1] * 8 and chance == 0.0
+    deals, kept, _ = weighted_deals(view, Sampler(view), stream, 8, policy, 0.5)
+    assert len(deals) == 3 * 8 and sum(kept) == 8
 
 
 @pytest.mark.skipif(not compiled_available(), reason="needs numba")

@@ -202,18 +202,19 @@ def weighted_deals(
     samples: int,
     model: Policy | None,
     random_prior: float,
+    candidates: int = CANDIDATES,
 ) -> tuple[list[DealState], list[int], float]:
     """``samples`` draws of deals consistent with the view, weighed by the other seats' play.
 
-    With a ``model`` and some play to read, ``CANDIDATES`` times as many deals are drawn and
+    With a ``model`` and some play to read, ``candidates`` times as many deals are drawn and
     resampled by how well they explain that play (:mod:`sixtysix.bots.inference.play`); otherwise
     ``samples`` uniform draws. Returns the deals, how many draws each stands for, and the
     probability that the other seat plays at random (0 when nothing was read: expect the best
     reply).
     """
     samples = max(1, samples)
-    if model is not None and view.history:
-        deals = [sampler.sample(stream) for _ in range(CANDIDATES * samples)]
+    if model is not None and view.history and candidates > 1:
+        deals = [sampler.sample(stream) for _ in range(candidates * samples)]
         readings = [read_play(d, view.seat, model) for d in deals]
         chance, weights = chance_of_random(readings, random_prior)
         return deals, resample(weights, samples, stream), chance
@@ -256,13 +257,15 @@ def compiled_estimate(
     tie_mix: float = 0.0,
     drawn: tuple[list[DealState], list[int], float] | None = None,
     stakes: Stakes | None = None,
+    candidates: int = CANDIDATES,
 ) -> SearchEstimate:
     """PIMC with the compiled search.
 
-    The deals: every consistent one when there are few; otherwise ``CANDIDATES`` times
+    The deals: every consistent one when there are few; otherwise ``candidates`` times
     ``budget.samples`` drawn, weighted by how well they explain the other seats' play under
     ``model`` (:mod:`sixtysix.bots.inference.play`) and resampled down to ``budget.samples`` draws
-    (without a model, ``budget.samples`` uniform draws). Each distinct deal is searched by
+    (without a model, or with ``candidates`` 1, ``budget.samples`` uniform draws, and nothing
+    read). Each distinct deal is searched by
     iterative deepening on its share of ``budget.nodes``; the action with the best mean over
     the draws wins.
 
@@ -291,13 +294,13 @@ def compiled_estimate(
     if complete:
         deals = list(sampler.layouts())
         kept = [1] * len(deals)
-        if model is not None and view.history and random_prior > 0:
+        if model is not None and view.history and random_prior > 0 and candidates > 1:
             chance, _ = chance_of_random([read_play(d, seat, model) for d in deals], random_prior)
     elif drawn is not None:
         deals, kept, chance = drawn
     else:
         deals, kept, chance = weighted_deals(
-            view, sampler, stream, budget.samples, model, random_prior
+            view, sampler, stream, budget.samples, model, random_prior, candidates
         )
     planned = sum(kept)
     per_draw = max(1, budget.nodes // planned)
@@ -351,6 +354,7 @@ def expert_estimate(
     share: float = BLEND_SHARE,
     table: Table | None = None,
     stakes: Stakes | None = None,
+    candidates: int = CANDIDATES,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -368,7 +372,8 @@ def expert_estimate(
     With ``table`` (three and four players), the position is valued by :func:`table_estimate`.
 
     With ``stakes`` every value is a deal's worth in the match (:mod:`sixtysix.bots.search.stakes`)
-    instead of its game points.
+    instead of its game points. ``candidates``: deals drawn per deal kept when weighing them by
+    the opponent's play (two players; 1: its play is not read).
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -376,7 +381,9 @@ def expert_estimate(
     if policy is None:
         policy = rollout_policy(view.seats)
     if players is not None and playouts > 0 and open_two_player(view):
-        deals, kept, chance = weighted_deals(view, sampler, stream, playouts, policy, random_prior)
+        deals, kept, chance = weighted_deals(
+            view, sampler, stream, playouts, policy, random_prior, candidates
+        )
         if chance < RANDOM_FLOOR or search is None:
             draws = list(zip(deals, kept, strict=True))
             rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws, stakes)
@@ -393,6 +400,7 @@ def expert_estimate(
                 random_prior,
                 tie_mix,
                 stakes=stakes,
+                candidates=candidates,
             )
             return blended(rolled, searched, share)
         # Read as a random player: the compiled search expects random replies (the rule
@@ -410,6 +418,7 @@ def expert_estimate(
             tie_mix,
             drawn,
             stakes,
+            candidates,
         )
     if view.seats >= 3 and policy is not None and table is not None:
         return table_estimate(view, budget, stream, sampler, policy, table, clock, stakes)
@@ -425,6 +434,7 @@ def expert_estimate(
             random_prior,
             tie_mix,
             stakes=stakes,
+            candidates=candidates,
         )
     # The generic search solves what it searches to the end: no horizon.
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
@@ -514,9 +524,9 @@ class ExpertBot(PimcBot):
             f" else {TABLE_CALLS})"
         ),
         "read": (
-            f"deals drawn per deal kept with three or four players, weighed by how well each"
-            f" explains the other seats' calls and play (default {TABLE_CANDIDATES}; 1: no"
-            f" reading)"
+            f"deals drawn per deal kept, weighed by how well each explains the other seats'"
+            f" calls and play (default {CANDIDATES} with two players, {TABLE_CANDIDATES} with"
+            f" three or four; 1: their play is not read)"
         ),
         "endgame": (
             f"cards in hand up to which each imagined deal is solved exactly instead of played"
@@ -579,6 +589,7 @@ class ExpertBot(PimcBot):
             self.budget.samples if "samples" in self.params else scaled(MANY_SEATS_SAMPLES, effort),
         )
         self._many = replace(self.budget, samples=many)
+        self.read = int_param(self.params, "read", CANDIDATES)
         self._table = Table(
             calls=int_param(
                 self.params,
@@ -615,6 +626,7 @@ class ExpertBot(PimcBot):
             share=self.share,
             table=self._table if view.seats >= 3 else None,
             stakes=self.stakes(view),
+            candidates=self.read,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such
