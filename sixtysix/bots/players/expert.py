@@ -265,9 +265,8 @@ def compiled_estimate(
     ``budget.samples`` drawn, weighted by how well they explain the other seats' play under
     ``model`` (:mod:`sixtysix.bots.inference.play`) and resampled down to ``budget.samples`` draws
     (without a model, or with ``candidates`` 1, ``budget.samples`` uniform draws, and nothing
-    read). Each distinct deal is searched by
-    iterative deepening on its share of ``budget.nodes``; the action with the best mean over
-    the draws wins.
+    read). Each distinct deal is searched by iterative deepening on its share of
+    ``budget.nodes``; the action with the best mean over the draws wins.
 
     With ``random_prior`` above 0 the other seat may also be a random player, with that
     probability before it has played: the deals are weighed under both readings of its play

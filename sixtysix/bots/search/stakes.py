@@ -26,12 +26,14 @@ from sixtysix.core.match_view import MatchView
 from sixtysix.core.rules import MatchFormat
 from sixtysix.core.variant import Variant
 
-#: Scores a match-equity table may have (see :attr:`MatchEquity.scores`): beyond it a seat
-#: plays for the deal's game points. The match state of a view may come from a stranger's
-#: message, and a larger table takes seconds to build: score by score, four players to 16
-#: (65,536 scores) take 15 s; in arrays (:mod:`sixtysix.bots.equity_arrays`), well under one.
+#: Scores a match-equity table may have (see :attr:`MatchEquity.scores`) when it is worked
+#: out score by score: beyond it a seat plays for the deal's game points. The match state of a
+#: view may come from a stranger's message, and a larger table takes seconds to build (four
+#: players to 16, 65,536 scores: 15 s).
 MAX_SCORES = 20_000
-MAX_ARRAY_SCORES = 200_000
+#: The same for a table filled in arrays (:mod:`sixtysix.bots.equity_arrays`; four players to
+#: 16 in under a second, 8 MB).
+MAX_ARRAY_SCORES = 100_000
 #: Game points a deal's value may reach either way (the search's estimates are clamped there).
 REACH = 6
 
