@@ -1,0 +1,243 @@
+"""A second peer yardstick: our bot in the engine of cpatrasciuc/schnapsen-card-game (BSD
+licence, Python and Cython), in whole Bummerls against its MCTS player (its best honest
+settings) or its heuristic player.
+
+Why: ``strength_vs_schnapsen_package.py`` measures against one peer whose game has no closing;
+this one plays the full Schnapsen of ours (closing, the jack exchange, Bummerls to 7) inside
+another program's rules, against a search player its author tuned for strength. Their code is
+never part of this repository: clone it beside ours and build it in a virtual environment of
+its own, then name the checkout with ``--source``::
+
+    git clone https://github.com/cpatrasciuc/schnapsen-card-game /tmp/patrasciuc
+    python3 -m venv /tmp/pat-venv
+    /tmp/pat-venv/bin/pip install -e '.[fast]' 'Cython~=3.2.1' 'setuptools~=80.9.0'
+    (cd /tmp/patrasciuc/src && /tmp/pat-venv/bin/python setup.py build_ext --inplace)
+    /tmp/pat-venv/bin/python -O -m benchmarks.strength.strength_vs_patrasciuc \\
+        --source /tmp/patrasciuc --lockstep 1000
+    /tmp/pat-venv/bin/python -O -m benchmarks.strength.strength_vs_patrasciuc \\
+        --source /tmp/patrasciuc --bummerl 100 --opponent mcts --jobs 2
+
+``--lockstep N`` first checks the rules: N random deals in both engines side by side
+(``_patrasciuc_play.lockstep``). A Bummerl run does a short lockstep of its own first
+(``--check``, 200 deals) and refuses to run if it finds a difference. Run with ``python -O``:
+their engine validates every state and their MCTS formats every permutation's scores
+otherwise (slower, same games). How the rules are matched, and the one rule no option of ours
+expresses, is in ``_patrasciuc_adapter.py``'s module doc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
+from sixtysix.bots.compiled import available as compiled_available
+from sixtysix.bots.levels import resolve_player
+from sixtysix.plugins.manager import get_registry
+from sixtysix.sim.stats import TimeStats, mean_of, wilson
+
+#: The lockstep a Bummerl run does first.
+CHECK_DEALS = 200
+
+
+def _bummerl(
+    source: str,
+    bummerl: int,
+    seed: int,
+    spec: str,
+    opponent: str,
+    permutations: int,
+    iterations: int,
+) -> Any:
+    """One Bummerl's two seatings, in a worker (their packages imported there)."""
+    use_source(source)
+    from benchmarks.strength._patrasciuc_play import play_bummerl
+
+    return play_bummerl(bummerl, seed, spec, opponent, permutations, iterations)
+
+
+def run_lockstep(args: argparse.Namespace, deals: int) -> dict[str, Any]:
+    from benchmarks.strength._patrasciuc_play import lockstep
+
+    return lockstep(deals, args.seed).as_json()
+
+
+def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
+    from benchmarks.strength._patrasciuc_play import describe
+
+    spec = args.bot
+    resolve_player(spec, get_registry(), seats=2)  # a clear error now rather than in a worker
+    if not compiled_available():
+        print(
+            "note: numba (the 'fast' extra) is not installed here: search-based bots play"
+            " without the compiled search, weaker than measured in docs/benchmarks.md",
+            file=sys.stderr,
+        )
+    start = time.perf_counter()
+    done: list[Any] = []
+    interrupted = False
+    call = (args.seed, spec, args.opponent, args.permutations, args.iterations)
+    try:
+        if args.jobs <= 1:
+            for b in range(args.bummerl):
+                done.append(_bummerl(args.source, b, *call))
+                _progress(len(done), args.bummerl, start)
+        else:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                futures = [
+                    pool.submit(_bummerl, args.source, b, *call) for b in range(args.bummerl)
+                ]
+                for future in futures:
+                    done.append(future.result())
+                    _progress(len(done), args.bummerl, start)
+    except KeyboardInterrupt:
+        interrupted = True
+    print(file=sys.stderr)
+    bummerls = [b for pair in done for b in pair]
+    return summarize(
+        bummerls,
+        ours=spec,
+        opponent=describe(args.opponent, args.permutations, args.iterations),
+        seed=args.seed,
+        seconds=time.perf_counter() - start,
+        interrupted=interrupted,
+    )
+
+
+def _progress(done: int, total: int, start: float) -> None:
+    elapsed = time.perf_counter() - start
+    print(f"\r{done}/{total} Bummerls, {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
+
+
+def summarize(
+    bummerls: Sequence[Any],
+    *,
+    ours: str,
+    opponent: str,
+    seed: int,
+    seconds: float,
+    interrupted: bool,
+) -> dict[str, Any]:
+    """The figures of finished Bummerls (each a ``_patrasciuc_play.Bummerl``)."""
+    games = [g for b in bummerls for g in b.games]
+    won = sum(b.won for b in bummerls)
+    deals_won = sum(g.won for g in games)
+    return {
+        "peer": "cpatrasciuc/schnapsen-card-game",
+        "ours": ours,
+        "opponent": opponent,
+        "rules": PATRASCIUC_RULES,
+        "seed": seed,
+        "bummerls": len(bummerls) // 2,
+        "played": len(bummerls),
+        "won": won,
+        "win_rate": wilson(won, len(bummerls)).as_json(),
+        "deals": len(games),
+        "deals_won": deals_won,
+        "deal_win_rate": wilson(deals_won, len(games)).as_json(),
+        "deals_per_bummerl": mean_of([len(b.games) for b in bummerls]).as_json(),
+        "time_per_move": {
+            "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
+            "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
+        },
+        "seconds": round(seconds, 1),
+        "interrupted": interrupted,
+    }
+
+
+def report(data: dict[str, Any]) -> str:
+    lines = [
+        f"{data['peer']}: ours ({data['ours']}) against {data['opponent']} in their engine,"
+        f" Bummerls to 7, seats swapped on the same cards; {data['seconds']} s"
+        + (" (interrupted)" if data["interrupted"] else "")
+    ]
+    if not data["played"]:
+        return "\n".join([*lines, "no Bummerl finished"])
+    rate, deals = data["win_rate"], data["deal_win_rate"]
+    lines.append(
+        f"{data['bummerls']} Bummerls x 2 seatings: ours won {data['won']} of {data['played']}:"
+        f" {100 * rate['value']:.1f}% (95% CI {100 * rate['low']:.1f}-{100 * rate['high']:.1f}%);"
+        f" {data['deals_per_bummerl']['value']:.2f} deals per Bummerl"
+    )
+    lines.append(
+        f"deals: ours won {data['deals_won']} of {data['deals']}: {100 * deals['value']:.1f}%"
+        f" (95% CI {100 * deals['low']:.1f}-{100 * deals['high']:.1f}%)"
+    )
+    for who in ("ours", "theirs"):
+        t = data["time_per_move"][who]
+        lines.append(
+            f"time per move, {who}: mean {t['mean_ms']} ms, median {t['median_ms']} ms,"
+            f" p95 {t['p95_ms']} ms ({t['moves']} moves)"
+        )
+    return "\n".join(lines)
+
+
+def lockstep_report(data: dict[str, Any]) -> str:
+    lines = [
+        f"lockstep: {data['deals']} random deals, {data['steps']} steps, {data['views_compared']}"
+        f" views compared in {data['seconds']} s: {data['differences']} differences",
+        f"  (known, not counted: {data['steps_with_an_unmarried_king_or_queen_lead_of_ours']}"
+        " steps where ours also offers a king or queen led unmarried;"
+        f" {data['views_without_an_unseen_first_exchange']} views without an exchange their"
+        " view cannot show)",
+    ]
+    for kind, example in data["examples"].items():
+        lines.append(f"  {kind} ({data['by_kind'][kind]}), first: {example}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Our bot in cpatrasciuc/schnapsen-card-game's engine, Bummerls against"
+        " its MCTS or heuristic player.",
+        epilog=__doc__.split("::", 1)[1].split("\n\n")[0] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--source", required=True, help="their checkout (or its src)")
+    parser.add_argument("--lockstep", type=int, default=0, metavar="N", help="check N deals")
+    parser.add_argument("--bummerl", type=int, default=0, metavar="N", help="play N Bummerls")
+    parser.add_argument("--opponent", choices=("mcts", "heuristic"), default="mcts")
+    parser.add_argument("--bot", default="expert", help="our bot spec or @level")
+    parser.add_argument("--permutations", type=int, default=None, help="their MCTS's (150)")
+    parser.add_argument("--iterations", type=int, default=None, help="per permutation (667)")
+    parser.add_argument("--check", type=int, default=CHECK_DEALS, help="lockstep before")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the shuffles and bots")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    if args.lockstep < 0 or args.bummerl < 0 or not (args.lockstep or args.bummerl):
+        parser.error("give --lockstep N and/or --bummerl N")
+    use_source(args.source)
+    from benchmarks.strength._patrasciuc_play import ITERATIONS, PERMUTATIONS
+
+    args.permutations = args.permutations or PERMUTATIONS
+    args.iterations = args.iterations or ITERATIONS
+    if __debug__:
+        print("note: run with python -O (their engine validates every state)", file=sys.stderr)
+    out: dict[str, Any] = {}
+    deals = args.lockstep or (args.check if args.bummerl else 0)
+    if deals:
+        out["lockstep"] = run_lockstep(args, deals)
+        if not args.json:
+            print(lockstep_report(out["lockstep"]))
+        if out["lockstep"]["differences"]:
+            print("error: the engines differ; no strength is measured", file=sys.stderr)
+            if args.json:
+                print(json.dumps(out, indent=2))
+            return 1
+    if args.bummerl:
+        out["bummerls"] = run_bummerls(args)
+        if not args.json:
+            print(report(out["bummerls"]))
+    if args.json:
+        print(json.dumps(out, indent=2))
+    return 130 if out.get("bummerls", {}).get("interrupted") else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

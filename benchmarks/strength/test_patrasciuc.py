@@ -1,0 +1,49 @@
+"""The parts of the second peer yardstick that need nothing of their code
+(``_patrasciuc_rules.py``): the rules we set for their game and the one difference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.strength._patrasciuc_rules import (
+    PATRASCIUC_RULES,
+    patrasciuc_variant,
+    source_dir,
+    unmarried_leads,
+)
+from sixtysix.core.actions import MARRY
+from sixtysix.core.cards import parse_card
+from sixtysix.core.deal import DealSetup
+from sixtysix.variants.schnapsen import Schnapsen
+
+
+def test_their_rules_are_our_defaults() -> None:
+    default = Schnapsen.configure(None, {})
+    assert patrasciuc_variant().options == default.options
+    assert set(PATRASCIUC_RULES) <= {s.name for s in default.options.specs()}
+
+
+def test_unmarried_leads_are_the_kings_and_queens_of_held_pairs() -> None:
+    variant = patrasciuc_variant()
+    c = parse_card
+    hands = (
+        (c("KH"), c("QH"), c("KS"), c("AD"), c("JC")),
+        (c("QS"), c("TH"), c("AH"), c("JH"), c("TC")),
+    )
+    rest = [x for x in range(24) if x % 6 and x not in hands[0] + hands[1]]
+    state = variant.new_deal(DealSetup(1, hands, rest[0], tuple(rest[1:])))
+    legal = state.legal_actions()
+    assert MARRY + 2 in legal
+    assert unmarried_leads(legal, state.hands[0]) == {c("KH"), c("QH")}
+
+
+def test_source_dir_names_a_checkout(tmp_path: Path) -> None:
+    (tmp_path / "src" / "model").mkdir(parents=True)
+    (tmp_path / "src" / "ai").mkdir()
+    (tmp_path / "src" / "model" / "game_state.py").write_text("")
+    assert source_dir(tmp_path) == tmp_path / "src"
+    assert source_dir(tmp_path / "src") == tmp_path / "src"
+    with pytest.raises(SystemExit):
+        source_dir(tmp_path / "nowhere")
