@@ -51,7 +51,7 @@ either way; only the history differs, and the lockstep check counts it).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ai.player import Player
 from model.card import Card as TheirCard
@@ -357,15 +357,3 @@ class SixtySixPlayer(Player):  # type: ignore[misc]  # Player: Any (their untype
         self.tracker.mine(game_view, steps)
         self.times.append(time.perf_counter() - start)
         return action
-
-
-@dataclass(frozen=True)
-class Game:
-    """One deal of a Bummerl in their engine, from our bot's side."""
-
-    deal: int
-    ours_led: bool
-    won: bool
-    game_points: int
-    our_times: tuple[float, ...]
-    their_times: tuple[float, ...]

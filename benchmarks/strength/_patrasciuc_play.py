@@ -44,7 +44,6 @@ from model.player_pair import PlayerPair
 from benchmarks.strength._patrasciuc_adapter import (
     PID,
     SEAT,
-    Game,
     SixtySixPlayer,
     Tracker,
     build_view,
@@ -53,6 +52,7 @@ from benchmarks.strength._patrasciuc_adapter import (
     ours,
 )
 from benchmarks.strength._patrasciuc_rules import BUMMERL, patrasciuc_variant, unmarried_leads
+from benchmarks.strength._peer_games import Bummerl, Game
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
 from sixtysix.core.deal import DealSetup
@@ -236,22 +236,6 @@ def lockstep(deals: int, seed: int) -> Lockstep:
 
 
 # ------------------------------------------------------------------------------- Bummerls
-
-
-@dataclass(frozen=True)
-class Bummerl:
-    """One Bummerl in one seating: its deals, in order, and who won it."""
-
-    bummerl: int
-    #: Our bot sat in their seat ONE (which leads the first deal).
-    ours_first: bool
-    games: tuple[Game, ...]
-    #: Game points: ours, theirs.
-    totals: tuple[int, int]
-
-    @property
-    def won(self) -> bool:
-        return self.totals[0] > self.totals[1]
 
 
 def play_bummerl(

@@ -369,13 +369,3 @@ class Timed(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped peer packag
         move = self.inner.get_move(perspective, leader_move=leader_move)
         self.times.append(time.perf_counter() - start)
         return move
-
-
-@dataclass(frozen=True)
-class Game:
-    deal: int
-    ours_first: bool
-    won: bool
-    game_points: int
-    our_times: tuple[float, ...]
-    their_times: tuple[float, ...]

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from schnapsen.bots import RdeepBot
 from schnapsen.game import SchnapsenGamePlayEngine
 
 from benchmarks.strength import _told
-from benchmarks.strength._peer_adapter import Game, Score, SixtySixPlayer, Timed, peer_variant
+from benchmarks.strength._peer_adapter import Score, SixtySixPlayer, Timed, peer_variant
+from benchmarks.strength._peer_games import Bummerl, Game
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -33,22 +33,6 @@ from sixtysix.sim.stats import mean_of, wilson
 BUMMERL = 7
 #: Issue 26: Bummerls won against RdeepBot(64, 8), over at least this many.
 TARGET, AT_LEAST = 0.85, 1000
-
-
-@dataclass(frozen=True)
-class Bummerl:
-    """One Bummerl in one seating: its deals, in order, and who won it."""
-
-    bummerl: int
-    #: Our bot led the first deal.
-    ours_first: bool
-    games: tuple[Game, ...]
-    #: Game points: ours, theirs.
-    totals: tuple[int, int]
-
-    @property
-    def won(self) -> bool:
-        return self.totals[0] > self.totals[1]
 
 
 def play_bummerl(

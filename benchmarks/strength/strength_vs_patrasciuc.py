@@ -36,10 +36,11 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
+from benchmarks.strength._peer_games import move_times
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.levels import resolve_player
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.stats import TimeStats, mean_of, wilson
+from sixtysix.sim.stats import mean_of, wilson
 
 #: The lockstep a Bummerl run does first.
 CHECK_DEALS = 200
@@ -141,10 +142,7 @@ def summarize(
         "deals_won": deals_won,
         "deal_win_rate": wilson(deals_won, len(games)).as_json(),
         "deals_per_bummerl": mean_of([len(b.games) for b in bummerls]).as_json(),
-        "time_per_move": {
-            "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
-            "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
-        },
+        "time_per_move": move_times(games),
         "seconds": round(seconds, 1),
         "interrupted": interrupted,
     }

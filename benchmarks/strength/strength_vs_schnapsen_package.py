@@ -52,17 +52,17 @@ from schnapsen.game import SchnapsenGamePlayEngine
 from benchmarks.strength import _told
 from benchmarks.strength._peer_adapter import (
     PEER_RULES,
-    Game,
     SixtySixPlayer,
     Timed,
     peer_variant,
 )
 from benchmarks.strength._peer_bummerl import bummerl_figures, bummerl_report, play_bummerl
+from benchmarks.strength._peer_games import Game, move_times
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
-from sixtysix.sim.stats import TimeStats, wilson
+from sixtysix.sim.stats import wilson
 
 
 def play_deal(
@@ -176,10 +176,7 @@ def summarize(
         "won": won,
         "win_rate": rate.as_json(),
         "game_points_per_game": {"ours": ours_points / n, "theirs": their_points / n},
-        "time_per_move": {
-            "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
-            "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
-        },
+        "time_per_move": move_times(games),
         "seconds": round(seconds, 1),
         "interrupted": interrupted,
     }
