@@ -51,7 +51,6 @@ either way; only the history differs, and the lockstep check counts it).
 from __future__ import annotations
 
 import time
-from dataclasses import replace
 
 from ai.player import Player
 from model.card import Card as TheirCard
@@ -70,8 +69,9 @@ from model.player_pair import PlayerPair
 from model.suit import Suit
 
 from benchmarks.strength._patrasciuc_rules import BUMMERL
+from benchmarks.strength._peer_games import after_marriage
 from sixtysix.bots.base import Bot
-from sixtysix.core.actions import ACTIONS, CLOSE, EXCHANGE, MARRY, Action
+from sixtysix.core.actions import ACTIONS, CLOSE, EXCHANGE, MARRY
 from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN
 from sixtysix.core.match_view import MatchView
 from sixtysix.core.state import Phase
@@ -268,22 +268,6 @@ def build_view(
     )
 
 
-def after_marriage(view: View, action: Action) -> View:
-    """Our view right after ``marry``: the pair is known, and either card may be led."""
-    suit = action - MARRY
-    king, queen = CARDS[suit * 6 + KING], CARDS[suit * 6 + QUEEN]
-    seat = view.seat
-    known = tuple(k | {king, queen} if s == seat else k for s, k in enumerate(view.known))
-    marriages = tuple((*m, suit) if s == seat else m for s, m in enumerate(view.marriages))
-    return replace(
-        view,
-        history=(*view.history, (seat, ACTIONS[action])),
-        known=known,
-        marriages=marriages,
-        legal_actions=(ACTIONS[int(queen)], ACTIONS[int(king)]),
-    )
-
-
 def marriage_wins(view: View, suit: int) -> bool:
     """Whether a marriage in ``suit`` takes ``view``'s seat to 66 at once (it has a trick)."""
     seat = view.seat
@@ -345,7 +329,7 @@ class SixtySixPlayer(Player):  # type: ignore[misc]  # Player: Any (their untype
                 # Both engines end the deal at this marriage: the card it leads is never played.
                 steps.append((action - MARRY) * 6 + KING)
             else:
-                steps.append(int(self.bot.choose(after_marriage(view, action))))
+                steps.append(int(self.bot.choose(after_marriage(view, action, king_only=False))))
         return steps
 
     def request_next_action(

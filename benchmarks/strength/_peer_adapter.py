@@ -34,7 +34,7 @@ adapter matches them:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from schnapsen.deck import Card as PeerCard
 from schnapsen.deck import Rank, Suit
@@ -53,9 +53,10 @@ from schnapsen.game import (
 )
 
 from benchmarks.strength import _told
+from benchmarks.strength._peer_games import after_marriage
 from sixtysix.bots.base import Bot
 from sixtysix.bots.players.heuristic import beats
-from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY, Action
+from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
 from sixtysix.core.cards import ACE, CARDS, JACK, KING, POINTS, QUEEN, TEN, mask_of
 from sixtysix.core.match_view import MatchView
 from sixtysix.core.state import Phase
@@ -317,7 +318,7 @@ class SixtySixPlayer(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped pe
         if MARRY <= action < MARRY + 4:
             suit = action - MARRY
             king = suit * 6 + KING
-            second = self.bot.choose(after_marriage(view, action))
+            second = self.bot.choose(after_marriage(view, action, king_only=True))
             if second != king:
                 raise RuntimeError(f"our bot led {second} after marrying; only the king is legal")
             move: Move = Marriage(theirs(suit * 6 + QUEEN), theirs(king))
@@ -338,22 +339,6 @@ def opponent_hand(perspective: PlayerPerspective) -> int:
 def _exchange_jack(view: View) -> int:
     assert view.trump is not None
     return view.trump * 6 + JACK
-
-
-def after_marriage(view: View, action: Action) -> View:
-    """Our view right after ``marry``: the pair is known, and only the king may be led."""
-    suit = action - MARRY
-    king, queen = CARDS[suit * 6 + KING], CARDS[suit * 6 + QUEEN]
-    seat = view.seat
-    known = tuple(k | {king, queen} if s == seat else k for s, k in enumerate(view.known))
-    marriages = tuple((*m, suit) if s == seat else m for s, m in enumerate(view.marriages))
-    return replace(
-        view,
-        history=(*view.history, (seat, ACTIONS[action])),
-        known=known,
-        marriages=marriages,
-        legal_actions=(ACTIONS[int(king)],),
-    )
 
 
 class Timed(PeerBot):  # type: ignore[misc]  # PeerBot: Any (untyped peer package)

@@ -1,14 +1,19 @@
-"""What a game and a Bummerl in a peer's engine come to, from our bot's side: shared by both
-peer yardsticks (the ``schnapsen`` package, ``_peer_adapter.py``; cpatrasciuc/schnapsen-card-game,
-``_patrasciuc_adapter.py``), and importing neither peer, as each lives in its own environment.
+"""What both peer yardsticks share (the ``schnapsen`` package, ``_peer_adapter.py``;
+cpatrasciuc/schnapsen-card-game, ``_patrasciuc_adapter.py``): what a game and a Bummerl in a
+peer's engine come to from our bot's side, and our view after a marriage, where each peer
+makes one move of what is two of ours. It imports neither peer, as each lives in its own
+environment.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from sixtysix.core.actions import ACTIONS, MARRY, Action
+from sixtysix.core.cards import CARDS, KING, QUEEN
+from sixtysix.core.view import View
 from sixtysix.sim.stats import TimeStats
 
 
@@ -40,6 +45,24 @@ class Bummerl:
     @property
     def won(self) -> bool:
         return self.totals[0] > self.totals[1]
+
+
+def after_marriage(view: View, action: Action, king_only: bool) -> View:
+    """Our view right after ``marry``: the pair is known, and the card it leads is to choose
+    (the king alone where the peer's marriage always leads it)."""
+    suit = action - MARRY
+    king, queen = CARDS[suit * 6 + KING], CARDS[suit * 6 + QUEEN]
+    seat = view.seat
+    known = tuple(k | {king, queen} if s == seat else k for s, k in enumerate(view.known))
+    marriages = tuple((*m, suit) if s == seat else m for s, m in enumerate(view.marriages))
+    leads = (king,) if king_only else (queen, king)
+    return replace(
+        view,
+        history=(*view.history, (seat, ACTIONS[action])),
+        known=known,
+        marriages=marriages,
+        legal_actions=tuple(ACTIONS[int(card)] for card in leads),
+    )
 
 
 def move_times(games: Sequence[Game]) -> dict[str, Any]:

@@ -379,32 +379,11 @@ def expert_estimate(
         search = compiled_search_for(sampler.variant)
     if policy is None:
         policy = rollout_policy(view.seats)
-    if players is not None and playouts > 0 and open_two_player(view):
-        deals, kept, chance = weighted_deals(
-            view, sampler, stream, playouts, policy, random_prior, candidates
-        )
-        if chance < RANDOM_FLOOR or search is None:
-            draws = list(zip(deals, kept, strict=True))
-            rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws, stakes)
-            if not blend or search is None:
-                return rolled
-            searched = compiled_estimate(
-                view,
-                budget,
-                stream,
-                sampler,
-                search,
-                clock,
-                policy,
-                random_prior,
-                tie_mix,
-                stakes=stakes,
-                candidates=candidates,
-            )
-            return blended(rolled, searched, share)
-        # Read as a random player: the compiled search expects random replies (the rule
-        # players of the play-outs would not play like it), on the deals read already.
-        drawn = (deals, kept, chance)
+
+    def searched(
+        search: CompiledSearch, drawn: tuple[list[DealState], list[int], float] | None = None
+    ) -> SearchEstimate:
+        """The compiled search's values (:func:`compiled_estimate`) with every setting above."""
         return compiled_estimate(
             view,
             budget,
@@ -419,22 +398,24 @@ def expert_estimate(
             stakes,
             candidates,
         )
+
+    if players is not None and playouts > 0 and open_two_player(view):
+        deals, kept, chance = weighted_deals(
+            view, sampler, stream, playouts, policy, random_prior, candidates
+        )
+        if chance < RANDOM_FLOOR or search is None:
+            draws = list(zip(deals, kept, strict=True))
+            rolled = rollout_estimate(view, budget, stream, sampler, players, clock, draws, stakes)
+            if not blend or search is None:
+                return rolled
+            return blended(rolled, searched(search), share)
+        # Read as a random player: the compiled search expects random replies (the rule
+        # players of the play-outs would not play like it), on the deals read already.
+        return searched(search, (deals, kept, chance))
     if view.seats >= 3 and policy is not None and table is not None:
         return table_estimate(view, budget, stream, sampler, policy, table, clock, stakes)
     if search is not None and view.phase == Phase.PLAY:
-        return compiled_estimate(
-            view,
-            budget,
-            stream,
-            sampler,
-            search,
-            clock,
-            policy,
-            random_prior,
-            tie_mix,
-            stakes=stakes,
-            candidates=candidates,
-        )
+        return searched(search)
     # The generic search solves what it searches to the end: no horizon.
     budget = replace(budget, nodes=max(1, budget.nodes // GENERIC_SHARE), depth=EXACT)
     small = sampler.count * sampler.orders <= max(1, budget.enumerate_up_to)
