@@ -7,10 +7,12 @@ environment.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.core.actions import ACTIONS, MARRY, Action
 from sixtysix.core.cards import CARDS, KING, QUEEN
 from sixtysix.core.view import View
@@ -63,6 +65,17 @@ def after_marriage(view: View, action: Action, king_only: bool) -> View:
         marriages=marriages,
         legal_actions=tuple(ACTIONS[int(card)] for card in leads),
     )
+
+
+def note_without_numba() -> None:
+    """Say so where the expert would play without its compiled search (a peer's environment
+    built without the ``fast`` extra): its figures would not be the ones measured."""
+    if not compiled_available():
+        print(
+            "note: numba (the 'fast' extra) is not installed here: search-based bots play"
+            " without the compiled search, weaker than measured in docs/benchmarks.md",
+            file=sys.stderr,
+        )
 
 
 def move_times(games: Sequence[Game]) -> dict[str, Any]:

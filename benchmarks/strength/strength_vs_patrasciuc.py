@@ -36,8 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
-from benchmarks.strength._peer_games import move_times
-from sixtysix.bots.compiled import available as compiled_available
+from benchmarks.strength._peer_games import move_times, note_without_numba
 from sixtysix.bots.levels import resolve_player
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
@@ -73,12 +72,7 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
 
     spec = args.bot
     resolve_player(spec, get_registry(), seats=2)  # a clear error now rather than in a worker
-    if not compiled_available():
-        print(
-            "note: numba (the 'fast' extra) is not installed here: search-based bots play"
-            " without the compiled search, weaker than measured in docs/benchmarks.md",
-            file=sys.stderr,
-        )
+    note_without_numba()
     start = time.perf_counter()
     done: list[Any] = []
     interrupted = False

@@ -57,8 +57,7 @@ from benchmarks.strength._peer_adapter import (
     peer_variant,
 )
 from benchmarks.strength._peer_bummerl import bummerl_figures, bummerl_report, play_bummerl
-from benchmarks.strength._peer_games import Game, move_times
-from sixtysix.bots.compiled import available as compiled_available
+from benchmarks.strength._peer_games import Game, move_times, note_without_numba
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -109,12 +108,7 @@ def choose_bot(spec: str | None) -> str:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     spec = choose_bot(args.bot)
-    if not compiled_available():
-        print(
-            "note: numba (the 'fast' extra) is not installed here: search-based bots play"
-            " without the compiled search, weaker than measured in docs/benchmarks.md",
-            file=sys.stderr,
-        )
+    note_without_numba()
     start = time.perf_counter()
     done: list[Any] = []  # per deal (or Bummerl), its two seatings
     interrupted = False
