@@ -84,3 +84,12 @@ def move_times(games: Sequence[Game]) -> dict[str, Any]:
         "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
         "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
     }
+
+
+def time_lines(times: dict[str, Any]) -> list[str]:
+    """The report's lines for :func:`move_times`' figures, ours then theirs."""
+    return [
+        f"time per move, {who}: mean {t['mean_ms']} ms, median {t['median_ms']} ms,"
+        f" p95 {t['p95_ms']} ms ({t['moves']} moves)"
+        for who, t in ((w, times[w]) for w in ("ours", "theirs"))
+    ]

@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
-from benchmarks.strength._peer_games import move_times, note_without_numba
+from benchmarks.strength._peer_games import move_times, note_without_numba, time_lines
 from sixtysix.bots.levels import resolve_player
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
@@ -160,12 +160,7 @@ def report(data: dict[str, Any]) -> str:
         f"deals: ours won {data['deals_won']} of {data['deals']}: {100 * deals['value']:.1f}%"
         f" (95% CI {100 * deals['low']:.1f}-{100 * deals['high']:.1f}%)"
     )
-    for who in ("ours", "theirs"):
-        t = data["time_per_move"][who]
-        lines.append(
-            f"time per move, {who}: mean {t['mean_ms']} ms, median {t['median_ms']} ms,"
-            f" p95 {t['p95_ms']} ms ({t['moves']} moves)"
-        )
+    lines.extend(time_lines(data["time_per_move"]))
     return "\n".join(lines)
 
 

@@ -57,7 +57,7 @@ from benchmarks.strength._peer_adapter import (
     peer_variant,
 )
 from benchmarks.strength._peer_bummerl import bummerl_figures, bummerl_report, play_bummerl
-from benchmarks.strength._peer_games import Game, move_times, note_without_numba
+from benchmarks.strength._peer_games import Game, move_times, note_without_numba, time_lines
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -199,12 +199,7 @@ def report(data: dict[str, Any]) -> str:
         )
         gp = data["game_points_per_game"]
         lines.append(f"game points per game: ours {gp['ours']:.3f}, theirs {gp['theirs']:.3f}")
-        for who in ("ours", "theirs"):
-            t = data["time_per_move"][who]
-            lines.append(
-                f"time per move, {who}: mean {t['mean_ms']} ms, median {t['median_ms']} ms,"
-                f" p95 {t['p95_ms']} ms ({t['moves']} moves)"
-            )
+        lines.extend(time_lines(data["time_per_move"]))
     return "\n".join(lines)
 
 

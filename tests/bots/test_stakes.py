@@ -201,17 +201,33 @@ def test_the_match_parameter() -> None:
         ExpertBot(0, Seed(0), {"match": "2"})
 
 
-def test_the_expert_estimate_takes_the_stakes_on_every_path() -> None:
-    """The play-outs of an open talon (blend) and the search after it both value in the
-    match's worth: at six all no action is worth more than one win."""
-    rnd = random.Random(3)
-    state = SIXTYSIX.new_deal(SIXTYSIX.deal(Seed(3), ("x",), 0))
-    state.apply(rnd.choice(state.legal_actions()))
-    state.match = to_seven((6, 6))
-    view = state.view(state.to_act)
-    six = stakes_for(SIXTYSIX, view.match, view.seat)
-    bot = ExpertBot(view.seat, Seed(1))
-    bot.choose(view)
-    assert bot.last is not None and bot.last.method in ("blend", "rollouts", "search")
-    top = six.value(1, (0, 1)) if six is not None else 0.0
-    assert max(bot.last.values.values()) <= top + 1e-9
+@pytest.mark.parametrize("method", ["rollouts", "search", "blend"])
+def test_each_way_of_valuing_an_open_talon_takes_the_stakes(method: str) -> None:
+    """Play-outs, search and their blend all value in the match's worth: at six all no action
+    is worth more than a win or less than a loss, where the same positions valued for game
+    points go beyond both."""
+    beyond = played_out = 0
+    for seed in range(4):
+        rnd = random.Random(seed)
+        state = SIXTYSIX.new_deal(SIXTYSIX.deal(Seed(seed), ("x",), 0))
+        state.apply(rnd.choice(state.legal_actions()))
+        state.match = to_seven((6, 6))
+        view = state.view(state.to_act)
+        six = stakes((6, 6), view.seat)
+        win, loss = six.value(1, (0, 1)), six.value(-1, (0, 1))
+        for match, params in ((True, {}), (False, {"match": "0"})):
+            bot = ExpertBot(view.seat, Seed(1), {"open": method, **params})
+            bot.choose(view)
+            assert bot.last is not None
+            values = bot.last.values.values()
+            if match:
+                assert loss - 1e-9 <= min(values) and max(values) <= win + 1e-9
+                if bot.last.method == "rollouts":
+                    # Every play-out ends the deal: each is worth a win or a loss, no more.
+                    for a, v in bot.last.values.items():
+                        assert v == pytest.approx(loss + (win - loss) * bot.last.wins[a])
+                    played_out += 1
+            else:
+                beyond += min(values) < loss - 1e-6 or max(values) > win + 1e-6
+    assert beyond  # the bound comes from the stakes, not from the positions
+    assert played_out or method != "rollouts"
