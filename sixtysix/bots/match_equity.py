@@ -106,10 +106,6 @@ class MatchEquity:
         totals = tuple(t + g for t, g in zip(match.totals, game_points, strict=True))
         return self.chances(totals, match.next_dealer, match.played + 1)
 
-    def now(self, match: MatchView, dealer: int) -> Chances:
-        """Each seat's chance to win the match as the deal dealt by ``dealer`` begins."""
-        return self.chances(match.totals, dealer, match.played)
-
     # ------------------------------------------------------------------ the recursion
 
     def _played(self, played: int) -> int:

@@ -132,7 +132,6 @@ def test_after_a_deal_the_score_moves_and_the_deal_passes_on() -> None:
     table = MatchEquity(2, MatchFormat(7), SKEWED)
     match = MatchView((3, 5), 7, None, 4, 0)
     assert table.after(match, (2, 0)) == table.chances((5, 5), 0)
-    assert table.now(match, 1) == table.chances((3, 5), 1)
 
 
 def test_a_deals_result_is_counted_from_its_dealer() -> None:
