@@ -15,11 +15,13 @@ card plays and announcements, never ``concede``), and the script times each wait
 consults before the ``__pycache__`` folders beside the source (its first cache locator), so no
 compiled kernel of an earlier run is found. **Warm** plays the same games again with that
 directory filled by the cold games. ``--busy`` keeps every other core busy with a spinning
-process meanwhile (a busy machine).
+process meanwhile (a busy machine). ``--vs`` names another opponent as ``play --vs`` takes
+it, the expert at another effort say.
 
     python -m benchmarks.speed.first_move                          # seeds 1 and 2, 10 moves
     python -m benchmarks.speed.first_move --seeds 1,2,3,4 --moves 16 --busy
     python -m benchmarks.speed.first_move --think 3        # a person who takes 3 s a move
+    python -m benchmarks.speed.first_move --vs expert:effort=8   # eight times the budget
 
 Exit status 1 when a first wait is above the target (2 s) or a later wait above its target
 (1 s), cold or warm.
@@ -78,13 +80,16 @@ def saved(record: Path) -> tuple[list[str], int]:
     return moves, decisions
 
 
-def play_game(seed: int, moves: int, think: float, env: dict[str, str], work: Path) -> Game:
-    """One game of ``moves`` moves of the person's against the expert, timed, the person
-    taking ``think`` seconds over each move. A wait in which the expert made no decision (the
-    person moves again after announcing a marriage, say) is not counted."""
+def play_game(
+    seed: int, moves: int, think: float, env: dict[str, str], work: Path, vs: str
+) -> Game:
+    """One game of ``moves`` moves of the person's against ``vs`` (a spec with the expert's
+    name), timed, the person taking ``think`` seconds over each move. A wait in which the expert
+    made no decision (the person moves again after announcing a marriage, say) is not
+    counted."""
     record = work / f"game-{seed}.json"
     record.unlink(missing_ok=True)
-    args = ["-m", "sixtysix", "play", "66", "--vs", "expert", "--seed", str(seed)]
+    args = ["-m", "sixtysix", "play", "66", "--vs", vs, "--seed", str(seed)]
     args += ["--lang", "en", "--save", str(record)]
     started = time.perf_counter()
     child = pexpect.spawn(
@@ -161,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         "--think", type=float, default=0.0, help="seconds the person takes over each move"
     )
     parser.add_argument("--busy", action="store_true", help="keep the other cores busy")
+    parser.add_argument(
+        "--vs", default="expert", help="the expert as play --vs names it (default: expert)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the waits here")
     args = parser.parse_args(argv)
     seeds = [int(s) for s in args.seeds.split(",")]
@@ -186,18 +194,19 @@ def main(argv: list[str] | None = None) -> int:
                     if old.is_file():
                         old.unlink()
                 results.setdefault("cold", []).append(
-                    play_game(seed, args.moves, args.think, env, work)
+                    play_game(seed, args.moves, args.think, env, work, args.vs)
                 )
                 if not any((work / "numba").glob("**/*.nbi")):
                     raise SystemExit("numba wrote no cache to NUMBA_CACHE_DIR")
                 results.setdefault("warm", []).append(
-                    play_game(seed, args.moves, args.think, env, work)
+                    play_game(seed, args.moves, args.think, env, work, args.vs)
                 )
     load = os.getloadavg()[0]
     busy_text = "yes" if args.busy else "no"
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f},"
-        f" busy: {busy_text}, the person thinks {args.think:g} s a move"
+        f" busy: {busy_text}, the person thinks {args.think:g} s a move,"
+        f" against {args.vs}"
     )
     ok = all([report(label, games) for label, games in results.items()])
     if args.json is not None:
