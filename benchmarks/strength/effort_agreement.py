@@ -18,11 +18,44 @@ import argparse
 import sys
 import time
 
+from sixtysix.bots.base import Bot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import Phase
+from sixtysix.core.variant import Variant
 from sixtysix.plugins.manager import get_registry
+
+#: A bot class and its parameters.
+Spec = tuple[type[Bot], dict[str, str]]
+
+
+def unlike(
+    variant: Variant, player: Spec, asked: list[Spec], deals: int, seed_value: int
+) -> tuple[int, list[int], list[float]]:
+    """``player`` on both seats of ``deals`` deals; at each decision of seat 0 with a choice,
+    every ``asked`` bot chooses too. The decisions asked, how many choices of each differed
+    from the player's, and the seconds each took."""
+    seed = Seed(seed_value)
+    differ = [0] * len(asked)
+    seconds = [0.0] * len(asked)
+    decisions = 0
+    for deal in range(deals):
+        state = variant.new_deal(variant.deal(seed, ("agreement", deal), deal % 2))
+        players = [player[0](s, seed.child(("play", deal, s)), player[1]) for s in range(2)]
+        others = [cls(0, seed.child(("ask", deal, i)), p) for i, (cls, p) in enumerate(asked)]
+        while state.phase != Phase.OVER:
+            seat = state.to_act
+            view = state.view(seat)
+            action = int(players[seat].choose(view))
+            if seat == 0 and len(view.legal_actions) > 1:
+                decisions += 1
+                for i, bot in enumerate(others):
+                    start = time.perf_counter()
+                    differ[i] += int(bot.choose(view)) != action
+                    seconds[i] += time.perf_counter() - start
+            state.apply_legal(action)
+    return decisions, differ, seconds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,27 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         _, expert, _ = resolve_player("expert", registry, seats=2)
     except SixtySixError as exc:
         parser.error(str(exc))
-    seed = Seed(args.seed)
-    differ = [0] * len(bots)
-    seconds = [0.0] * len(bots)
-    asked = 0
-    for deal in range(args.deals):
-        state = variant.new_deal(variant.deal(seed, ("agreement", deal), deal % 2))
-        players = [expert(s, seed.child(("play", deal, s))) for s in range(2)]
-        asked_too = [
-            cls(0, seed.child(("ask", deal, i)), params) for i, (_, cls, params) in enumerate(bots)
-        ]
-        while state.phase != Phase.OVER:
-            seat = state.to_act
-            view = state.view(seat)
-            action = int(players[seat].choose(view))
-            if seat == 0 and len(view.legal_actions) > 1:
-                asked += 1
-                for i, bot in enumerate(asked_too):
-                    start = time.perf_counter()
-                    differ[i] += int(bot.choose(view)) != action
-                    seconds[i] += time.perf_counter() - start
-            state.apply_legal(action)
+    asked, differ, seconds = unlike(
+        variant, (expert, {}), [(cls, params) for _, cls, params in bots], args.deals, args.seed
+    )
     print(
         f"{variant.name}: the expert at effort 1 against itself, {args.deals} deals, seed"
         f" {args.seed}: {asked} decisions of seat 0 with a choice\n"

@@ -8,6 +8,17 @@ import re
 import pytest
 
 from benchmarks.strength import effort_agreement
+from sixtysix.plugins.manager import get_registry
+
+
+def test_only_a_bot_that_chooses_otherwise_is_counted() -> None:
+    reg = get_registry()
+    heuristic, rnd = reg.bot("heuristic"), reg.bot("random")
+    decisions, differ, seconds = effort_agreement.unlike(
+        reg.variant("schnapsen")(), (heuristic, {}), [(heuristic, {}), (rnd, {})], 3, 1
+    )
+    assert decisions > 0 and len(seconds) == 2
+    assert differ[0] == 0 < differ[1] <= decisions
 
 
 def test_each_effort_is_asked_at_every_decision_with_a_choice(
