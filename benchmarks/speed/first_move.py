@@ -53,6 +53,7 @@ FIRST_TARGET = 2.0
 LATER_TARGET = 1.0
 PROMPT = "Your move > "
 DEAL_LINE = "Deal 1, dealer: "
+NEXT_DEAL = "the next deal > "
 TIMEOUT = 180
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -108,8 +109,8 @@ def play_game(
             time.sleep(think)
             sent = time.perf_counter()
             child.sendline(move)
-            if child.expect_exact([PROMPT, pexpect.EOF]) == 1:
-                break
+            if child.expect_exact([PROMPT, NEXT_DEAL, pexpect.EOF]) != 0:
+                break  # the deal is over (or the game): its waits so far are the game's
             waited = time.perf_counter() - sent
             choices, now = saved(record)
             if now > decided:
@@ -118,10 +119,6 @@ def play_game(
                 else:
                     game.later.append(waited)
             decided = now
-        child.sendline("quit")
-        child.expect(r"\(y/n\)")  # leaving asks once
-        child.sendline("y")
-        child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
     return game
