@@ -72,6 +72,15 @@ def _kernels() -> Any:
     return _search_kernels
 
 
+def _mcts_kernels() -> Any:
+    """The compiled tree search of one deal (:mod:`sixtysix.bots._mcts_kernels`), imported on
+    first use like :func:`_kernels`."""
+    _wait_for_warm_up()
+    from sixtysix.bots import _mcts_kernels  # the fast extra (numba), and start-up
+
+    return _mcts_kernels
+
+
 def warm_up(variant: Variant) -> bool:
     """Start preparing the kernels for ``variant``'s game in a background thread: compiling
     them (numba writes them to its on-disk cache for the next run) or loading them from that
@@ -200,6 +209,28 @@ class CompiledSearch:
         values = {a: float(v) for a, v in zip(actions, self._values[:n], strict=True)}
         final = frozenset(a for a, f in zip(actions, self._final[:n], strict=True) if f)
         return SearchResult(values, depth == EXACT, final)
+
+    def mcts_values(self, state: DealState, seat: int, iterations: int, seed: int) -> SearchResult:
+        """Each legal action's mean value for ``seat`` after ``iterations`` iterations of UCT
+        on ``state`` face up, played out at random (:mod:`sixtysix.bots._mcts_kernels`);
+        ``seed`` drives the play-outs. Never exact."""
+        mcts = _mcts_kernels()
+        n = mcts._uct(
+            pack(state),
+            self.knobs,
+            seat,
+            max(1, iterations),
+            mcts.EXPLORATION,
+            seed & ((1 << 63) - 1),
+            self._values,
+            self._actions,
+            self._final,
+        )
+        self.nodes += max(1, iterations)
+        actions = [int(a) for a in self._actions[:n]]
+        values = {a: float(v) for a, v in zip(actions, self._values[:n], strict=True)}
+        final = frozenset(a for a, f in zip(actions, self._final[:n], strict=True) if f)
+        return SearchResult(values, False, final)
 
 
 __all__ = [

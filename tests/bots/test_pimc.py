@@ -67,6 +67,9 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "share",
                 "effort",
                 "match",
+                "presume",
+                "presume_open",
+                "mcts",
             },
         ),
     ):

@@ -343,6 +343,9 @@ def test_expert_parameters_refused_before_any_move(value: str, text: str) -> Non
         "fitted",
         "open",
         "share",
+        "presume",
+        "presume_open",
+        "mcts",
     ):
         for given_value in (value, text):
             spec = f"expert:{name}={given_value}"

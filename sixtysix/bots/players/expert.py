@@ -62,6 +62,13 @@ are averages of final scores, not of horizon estimates: the search decides witho
 Minimax often values several actions alike there (every line loses against the best defence,
 or every line wins the same): such ties go to the action worth most against an opponent who
 may err (:data:`TIE_MIX`), as a good player keeps the traps open in a lost ending.
+
+**Offered, off by default** (two players, compiled search): ``presume`` values each imagined
+deal against an opponent whose first reply is made from its own view of it
+(:mod:`sixtysix.bots.search.presumed`), and ``mcts`` values open-talon deals by a Monte Carlo
+tree search played out at random (:meth:`CompiledSearch.mcts_values`). Measured alone against
+this expert, neither was better (``docs/benchmarks.md``, "Presumed payoffs and trees within the
+deals").
 """
 
 from __future__ import annotations
@@ -80,6 +87,7 @@ from sixtysix.bots.players.heuristic import DEFAULT_WEIGHTS, HeuristicBot, Weigh
 from sixtysix.bots.players.pimc import PimcBot, describe_parameters
 from sixtysix.bots.players.table_play import TABLE_CALLS, TABLE_CANDIDATES, Table, table_estimate
 from sixtysix.bots.search.estimate import Budget, Clock, SearchEstimate, Tally, estimate
+from sixtysix.bots.search.presumed import Presumption
 from sixtysix.bots.search.rollouts import (
     GENERIC_SHARE,
     SOLVABLE_TRICKS,
@@ -122,6 +130,12 @@ MIN_EFFORT = 0.1
 MAX_EFFORT = 100.0
 #: Cards in a deck of Schnapsen's shape: the games whose rule player differs.
 SMALL_DECK = 20
+#: The most deals the opponent may be presumed to imagine (``presume`` parameter): each costs
+#: a search per reply presumed.
+MAX_PRESUMED = 256
+#: The most iterations of tree search per imagined deal (``mcts`` parameter): each adds a node
+#: of two 32-action rows (20,000: 10 MB).
+MAX_TREE = 20_000
 #: Prior probability that the other seat plays at random (two players, compiled search).
 RANDOM_PRIOR = 0.1
 #: The search expects random replies only once that reading is at least this likely: below
@@ -258,6 +272,9 @@ def compiled_estimate(
     drawn: tuple[list[DealState], list[int], float] | None = None,
     stakes: Stakes | None = None,
     candidates: int = CANDIDATES,
+    presume: int = 0,
+    mcts: int = 0,
+    presume_open: bool = True,
 ) -> SearchEstimate:
     """PIMC with the compiled search.
 
@@ -281,7 +298,13 @@ def compiled_estimate(
     ``drawn``: deals already drawn and weighed by :func:`weighted_deals` (with the reading),
     searched instead of drawing again unless every consistent deal is searched. ``stakes``:
     each deal's values in the match's worth (the root's turn stands for the leaves', see
-    :mod:`sixtysix.bots.search.stakes`).
+    :mod:`sixtysix.bots.search.stakes`). ``presume``: above 0, the opponent's first reply on
+    each deal is presumed from its own view, by that many deals it imagines
+    (:mod:`sixtysix.bots.search.presumed`), unless its play reads as random; with
+    ``presume_open`` false only once the talon is closed or gone. ``mcts``: above
+    0 and with the talon open, each deal is valued by that many iterations of a Monte Carlo
+    tree search played out at random (:meth:`CompiledSearch.mcts_values`) instead of the
+    alpha-beta to the horizon, unless the opponent's play reads as random.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -305,6 +328,12 @@ def compiled_estimate(
     per_draw = max(1, budget.nodes // planned)
     mix = chance if chance >= RANDOM_FLOOR else 0.0
     before = search.nodes
+    presumption = (
+        Presumption(search, sampler.variant, seat, presume, budget.depth, stream)
+        if presume > 0 and mix == 0.0 and (presume_open or not talon_open(view))
+        else None
+    )
+    tree = mcts > 0 and mix == 0.0 and talon_open(view)
 
     def search_deals(mix: float) -> tuple[Tally, bool]:
         """Each kept deal searched on its share of the nodes: the tally, and whether every
@@ -314,7 +343,12 @@ def compiled_estimate(
         for deal, times in zip(deals, kept, strict=True):
             if not times:
                 continue
-            found = search.action_values(deal, seat, per_draw * times, budget.depth, mix)
+            if tree and mix == 0.0:
+                found = search.mcts_values(deal, seat, mcts, stream.next_word())
+            elif presumption is not None and mix == 0.0:
+                found = presumption.values(deal, per_draw * times)
+            else:
+                found = search.action_values(deal, seat, per_draw * times, budget.depth, mix)
             solved = solved and found.exact
             values = found.values if stakes is None else stakes.values(found.values, deal.sides)
             tally.add(values, found.final, times)
@@ -354,6 +388,9 @@ def expert_estimate(
     table: Table | None = None,
     stakes: Stakes | None = None,
     candidates: int = CANDIDATES,
+    presume: int = 0,
+    mcts: int = 0,
+    presume_open: bool = True,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -372,7 +409,8 @@ def expert_estimate(
 
     With ``stakes`` every value is a deal's worth in the match (:mod:`sixtysix.bots.search.stakes`)
     instead of its game points. ``candidates``: deals drawn per deal kept when weighing them by
-    the opponent's play (two players; 1: its play is not read).
+    the opponent's play (two players; 1: its play is not read). ``presume``, ``mcts`` and
+    ``presume_open``: as in :func:`compiled_estimate`.
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -397,6 +435,9 @@ def expert_estimate(
             drawn,
             stakes,
             candidates,
+            presume,
+            mcts,
+            presume_open,
         )
 
     if players is not None and playouts > 0 and open_two_player(view):
@@ -523,6 +564,22 @@ class ExpertBot(PimcBot):
             " (default; a deal played alone, or a match too long to tabulate, is played for its"
             " game points); 0: always play for the deal's game points"
         ),
+        "presume": (
+            "deals the opponent is presumed to imagine: above 0, its first reply on each deal"
+            " the compiled search values is the one best on average over that many deals drawn"
+            " from its own view, instead of the one best with every card face up (Wisser's"
+            " presumed payoffs; two players; default 0: face up)"
+        ),
+        "presume_open": (
+            "1: the opponent's replies are presumed while the talon is open too (default); 0:"
+            " only once it is closed or gone, where each imagined deal is searched to its end"
+        ),
+        "mcts": (
+            "iterations of a Monte Carlo tree search per imagined deal: above 0, while the"
+            " talon is open each deal is valued by that search, played out at random with every"
+            " card face up, instead of one trick of alpha-beta and the fitted evaluation (two"
+            " players, with numba; default 0: alpha-beta)"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -570,6 +627,9 @@ class ExpertBot(PimcBot):
         )
         self._many = replace(self.budget, samples=many)
         self.read = int_param(self.params, "read", CANDIDATES)
+        self.presume = int_param(self.params, "presume", 0, low=0, high=MAX_PRESUMED)
+        self.mcts = int_param(self.params, "mcts", 0, low=0, high=MAX_TREE)
+        self.presume_open = int_param(self.params, "presume_open", 1, low=0, high=1) == 1
         self._table = Table(
             calls=int_param(
                 self.params,
@@ -607,6 +667,9 @@ class ExpertBot(PimcBot):
             table=self._table if view.seats >= 3 else None,
             stakes=self.stakes(view),
             candidates=self.read,
+            presume=self.presume,
+            mcts=self.mcts,
+            presume_open=self.presume_open,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such

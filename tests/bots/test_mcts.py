@@ -1,0 +1,107 @@
+"""The compiled Monte Carlo tree search of one deal, and the expert that values open-talon deals
+with it."""
+
+from __future__ import annotations
+
+import pytest
+
+from sixtysix.bots.compiled import CompiledSearch
+from sixtysix.bots.compiled import available as compiled_available
+from sixtysix.bots.players.expert import MAX_TREE, ExpertBot
+from sixtysix.core.errors import UnknownBotError
+from sixtysix.core.rng import Seed
+from sixtysix.core.state import DealState
+from sixtysix.testing.bot_checks import check_bot_view_only
+from tests.bots.test_expert import talon_run_out
+from tests.bots.test_sampling import make
+
+pytestmark = pytest.mark.skipif(not compiled_available(), reason="needs numba")
+
+
+def endgame(name: str, seed: int, cards: int) -> DealState:
+    """A deal played on until the talon is gone and at most ``cards`` cards are left in each
+    hand, the seat to act having a choice."""
+    state = talon_run_out(make(name, {}), seed)
+    while not state.is_over and state.hands[state.to_act].bit_count() > cards:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def search_for(name: str) -> CompiledSearch:
+    return CompiledSearch(make(name, {}))
+
+
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_the_tree_finds_the_exact_best_action_of_a_small_endgame(name: str) -> None:
+    search = search_for(name)
+    checked = 0
+    for seed in range(1, 12):
+        state = endgame(name, seed, 3)
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        seat = state.to_act
+        exact = search.action_values(state, seat, 0)
+        assert exact.exact
+        tree = search.mcts_values(state, seat, MAX_TREE, seed)
+        assert tree.values.keys() == exact.values.keys()
+        assert not tree.exact
+        best = max(tree.values, key=tree.values.__getitem__)
+        # The tree's best is a minimax best, and its mean has come close to the exact value.
+        assert exact.values[best] == max(exact.values.values())
+        assert tree.values[best] == pytest.approx(exact.values[best], abs=0.15)
+        checked += 1
+    assert checked >= 5
+
+
+def test_an_action_that_ends_the_deal_is_valued_at_its_score() -> None:
+    search = search_for("schnapsen")
+    for seed in range(1, 30):
+        state = endgame("schnapsen", seed, 5)
+        seat = state.to_act
+        exact = search.action_values(state, seat, 0)
+        if not exact.final:
+            continue
+        tree = search.mcts_values(state, seat, 200, seed)
+        assert tree.final == exact.final
+        for action in exact.final:
+            assert tree.values[action] == exact.values[action]
+        return
+    pytest.fail("no endgame with an action that ends the deal")
+
+
+def test_the_tree_is_reproducible_by_its_seed() -> None:
+    search = search_for("sixtysix")
+    variant = make("sixtysix", {})
+    state = variant.new_deal(variant.deal(Seed(7), ("t",), 0))
+    seat = state.to_act
+    first = search.mcts_values(state, seat, 300, 11)
+    assert search.mcts_values(state, seat, 300, 11) == first
+    assert search.mcts_values(state, seat, 300, 12).values != first.values
+
+
+def test_the_expert_with_the_tree_decides_from_its_view_alone() -> None:
+    check_bot_view_only(
+        ExpertBot, make("schnapsen", {}), Seed(6), deals=1, params={"mcts": "50", "samples": "3"}
+    )
+
+
+@pytest.mark.parametrize("value", ["-1", str(MAX_TREE + 1), "many"])
+def test_an_absurd_tree_is_refused(value: str) -> None:
+    with pytest.raises(UnknownBotError, match="mcts"):
+        ExpertBot(0, Seed(0), {"mcts": value})
+
+
+def test_the_expert_grows_trees_while_the_talon_is_open_and_searches_after() -> None:
+    variant = make("schnapsen", {})
+    opened = variant.new_deal(variant.deal(Seed(4), ("t",), 0))
+    strict = talon_run_out(variant, 4)
+    plain = {"open": "search", "random": "0", "margin": "0", "samples": "4"}
+    for state, differ in ((opened, True), (strict, False)):
+        seat = state.to_act
+        found = []
+        for params in (plain, {**plain, "mcts": "400"}):
+            bot = ExpertBot(seat, Seed(1), params)
+            bot.choose(state.view(seat))
+            assert bot.last is not None
+            found.append(bot.last.values)
+        assert (found[0] != found[1]) is differ
