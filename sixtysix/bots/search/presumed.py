@@ -17,9 +17,9 @@ or a close, or a trick it won when following), its best continuation counts, as 
 sampling. A reply is presumed once per view the opponent could have: deals that give it the
 same hand share it.
 
-Since a presumed reply is never better for the opponent than the face-up one, the values rise
-for every action alike where the opponent's knowledge mattered; what changes the choice is
-which actions leave it a hard guess.
+A presumed reply is never better for the opponent than the face-up one, so the values can only
+rise, and they rise where the opponent's knowledge mattered: what changes the choice is which
+actions leave it a hard guess.
 """
 
 from __future__ import annotations
