@@ -205,10 +205,7 @@ class CompiledSearch:
             float(mix),
         )
         self.nodes += int(nodes)
-        actions = [int(a) for a in self._actions[:n]]
-        values = {a: float(v) for a, v in zip(actions, self._values[:n], strict=True)}
-        final = frozenset(a for a, f in zip(actions, self._final[:n], strict=True) if f)
-        return SearchResult(values, depth == EXACT, final)
+        return self._found(n, depth == EXACT)
 
     def mcts_values(self, state: DealState, seat: int, iterations: int, seed: int) -> SearchResult:
         """Each legal action's mean value for ``seat`` after ``iterations`` iterations of UCT
@@ -227,10 +224,14 @@ class CompiledSearch:
             self._final,
         )
         self.nodes += max(1, iterations)
+        return self._found(n, False)
+
+    def _found(self, n: int, exact: bool) -> SearchResult:
+        """The result a kernel left in the first ``n`` entries of the output arrays."""
         actions = [int(a) for a in self._actions[:n]]
         values = {a: float(v) for a, v in zip(actions, self._values[:n], strict=True)}
         final = frozenset(a for a, f in zip(actions, self._final[:n], strict=True) if f)
-        return SearchResult(values, False, final)
+        return SearchResult(values, exact, final)
 
 
 __all__ = [

@@ -13,6 +13,8 @@ from sixtysix.bots.players.expert import (
     ADVISOR_WEIGHTS,
     EXPERT_BUDGET,
     MANY_SEATS_SAMPLES,
+    MAX_PRESUMED,
+    MAX_TREE,
     OPEN_ROLLOUTS,
     OPEN_SEARCH,
     PLAYOUTS,
@@ -700,3 +702,20 @@ def test_more_effort_values_each_move_on_more_deals() -> None:
         assert bot.last is not None
         seen.append(bot.last.deals)
     assert seen[1] == 2 * seen[0] > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("presume", "-1"),
+        ("presume", str(MAX_PRESUMED + 1)),
+        ("presume", "two"),
+        ("presume_open", "2"),
+        ("mcts", "-1"),
+        ("mcts", str(MAX_TREE + 1)),
+        ("mcts", "many"),
+    ],
+)
+def test_an_absurd_presumption_or_tree_is_refused_in_one_line(name: str, value: str) -> None:
+    with pytest.raises(UnknownBotError, match=f"bot parameter {name} must be"):
+        ExpertBot(0, Seed(0), {name: value})

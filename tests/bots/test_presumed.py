@@ -9,11 +9,10 @@ import pytest
 from sixtysix.bots.compiled import CompiledSearch
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.inference.sampling import Sampler
-from sixtysix.bots.players.expert import MAX_PRESUMED, ExpertBot
+from sixtysix.bots.players.expert import ExpertBot
 from sixtysix.bots.players.heuristic import HeuristicBot
 from sixtysix.bots.search.presumed import Presumption
 from sixtysix.core.actions import CLOSE
-from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.core.variant import Variant
@@ -111,12 +110,6 @@ def test_the_expert_presuming_replies_decides_from_its_view_alone() -> None:
     check_bot_view_only(
         ExpertBot, make("schnapsen", {}), Seed(5), deals=1, params={"presume": "2", "samples": "3"}
     )
-
-
-@pytest.mark.parametrize("value", ["-1", str(MAX_PRESUMED + 1), "two"])
-def test_an_absurd_presumption_is_refused(value: str) -> None:
-    with pytest.raises(UnknownBotError, match="presume"):
-        ExpertBot(0, Seed(0), {"presume": value})
 
 
 def closed_by_the_rule_player(variant: Variant, seed: int) -> DealState | None:

@@ -328,12 +328,13 @@ def compiled_estimate(
     per_draw = max(1, budget.nodes // planned)
     mix = chance if chance >= RANDOM_FLOOR else 0.0
     before = search.nodes
+    opened = talon_open(view)
     presumption = (
         Presumption(search, sampler.variant, seat, presume, budget.depth, stream)
-        if presume > 0 and mix == 0.0 and (presume_open or not talon_open(view))
+        if presume > 0 and (presume_open or not opened)
         else None
     )
-    tree = mcts > 0 and mix == 0.0 and talon_open(view)
+    tree = mcts > 0 and opened
 
     def search_deals(mix: float) -> tuple[Tally, bool]:
         """Each kept deal searched on its share of the nodes: the tally, and whether every

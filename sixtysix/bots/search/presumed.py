@@ -58,13 +58,11 @@ class Presumption:
         self.deals = max(1, deals)
         self.depth = depth
         self.stream = stream
-        self.nodes = 0
         self._replies: dict[tuple[tuple[int, ...], int], int] = {}
 
     def values(self, deal: DealState, node_limit: int) -> SearchResult:
         """Each legal action's value for the seat on ``deal``, the opponent's first reply
         presumed; ``node_limit`` nodes for each search of a position."""
-        self._limit = node_limit
         values: dict[int, float] = {}
         final: set[int] = set()
         exact = True
@@ -73,11 +71,13 @@ class Presumption:
             child.apply_legal(action)
             if child.phase == Phase.OVER:
                 final.add(action)
-            values[action], solved = self._value(child, (action,))
+            values[action], solved = self._value(child, (action,), node_limit)
             exact = exact and solved
         return SearchResult(values, exact, frozenset(final))
 
-    def _value(self, state: DealState, path: tuple[int, ...]) -> tuple[float, bool]:
+    def _value(
+        self, state: DealState, path: tuple[int, ...], node_limit: int
+    ) -> tuple[float, bool]:
         """The seat's value of ``state`` (reached by ``path`` from the decision), and whether
         it was searched to the end of the deal."""
         seat = self.seat
@@ -88,28 +88,21 @@ class Presumption:
                 for action in legal:
                     child = fast_copy(state)
                     child.apply_legal(action)
-                    value, solved = self._value(child, (*path, action))
+                    value, solved = self._value(child, (*path, action), node_limit)
                     best = max(best, value)
                     exact = exact and solved
                 return best, exact
             if len(legal) > 1:
                 other = state.to_act
-                found = self._search(state, other)
-                reply = self._reply(state, other, path)
+                found = self.search.action_values(state, other, node_limit, self.depth)
+                reply = self._reply(state, other, path, node_limit)
                 return -found.values[reply], found.exact
             state = fast_copy(state)
             state.apply_legal(legal[0])
             path = (*path, legal[0])
         return float(deal_value(state, seat)), True
 
-    def _search(self, state: DealState, seat: int) -> SearchResult:
-        """The compiled search of ``state`` face up, for ``seat``."""
-        before = self.search.nodes
-        found = self.search.action_values(state, seat, self._limit, self.depth)
-        self.nodes += self.search.nodes - before
-        return found
-
-    def _reply(self, state: DealState, other: int, path: tuple[int, ...]) -> int:
+    def _reply(self, state: DealState, other: int, path: tuple[int, ...], node_limit: int) -> int:
         """The reply ``other`` makes from its own view of ``state``: the best mean over the
         deals it can imagine, each searched face up."""
         key = (path, state.hands[other])
@@ -123,7 +116,8 @@ class Presumption:
             imagined = [sampler.sample(self.stream) for _ in range(self.deals)]
         sums: dict[int, float] = {}
         for deal in imagined:
-            for action, value in self._search(deal, other).values.items():
+            found = self.search.action_values(deal, other, node_limit, self.depth)
+            for action, value in found.values.items():
                 sums[action] = sums.get(action, 0.0) + value
         reply = max(sums, key=lambda a: (sums[a], -a))
         self._replies[key] = reply
