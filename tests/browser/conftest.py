@@ -30,7 +30,14 @@ from tests.table.serve_process import server_env
 from tests.table.server_helpers import create, free_port
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Error, Page
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Error,
+        Page,
+        Playwright,
+    )
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds a server may take to listen, and to stop after Ctrl-C (the machine is shared).
@@ -249,8 +256,9 @@ def web_server(web_server_with: ServerFactory) -> WebServer:
 
 
 @pytest.fixture(scope="package")
-def browser() -> Iterator[Browser]:
-    """Chromium, started once for this package's tests.
+def playwright() -> Iterator[Playwright]:
+    """Playwright, started once for this package's tests (a test that needs a Chromium with
+    flags of its own launches it from here).
 
     Not for the whole session: between its calls the sync Playwright API leaves its event
     loop marked as running, and every later ``asyncio.run`` in this worker would refuse.
@@ -261,12 +269,18 @@ def browser() -> Iterator[Browser]:
         unavailable("Playwright is not installed (pip install -e '.[browser]')")
     if not os.access(CHROMIUM, os.X_OK):
         unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium, started once for this package's tests."""
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+    try:
+        yield launched
+    finally:
+        launched.close()
 
 
 @dataclass

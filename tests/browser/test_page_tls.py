@@ -1,20 +1,32 @@
 """The page over TLS: a server started with a certificate serves it at ``https://`` and takes
 its WebSockets at ``wss://`` from the page's own ``https`` origin — a table is opened from the
-lobby's form and played — in a real browser."""
+lobby's form and played — in a real browser.
+
+The browser trusts the certificate as it would a CA's (``--ignore-certificate-errors-spki-list``
+names its key). Told instead to ignore certificate errors (Playwright's ``ignore_https_errors``),
+Chromium accepts the certificate request by request: each request that meets it starts again,
+and can be handed another request's connection that met it too. The server answers each page
+request on a connection of its own, so on a loaded machine one stylesheet went round 32 times
+and failed with ``ERR_TOO_MANY_RETRIES``.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.conftest import Person, ServerFactory, watch
 from tests.browser.pages import play_match
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Playwright
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:
@@ -32,13 +44,42 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
+def spki_hash(key: Path) -> str:
+    """The base64 SHA-256 of the key's public half (its SubjectPublicKeyInfo, DER), as
+    Chromium's ``--ignore-certificate-errors-spki-list`` takes it."""
+    done = subprocess.run(
+        ["openssl", "pkey", "-in", str(key), "-pubout", "-outform", "DER"],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"openssl could not read the key: {done.stderr.decode()[-300:]}")
+    return base64.b64encode(hashlib.sha256(done.stdout).digest()).decode()
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[Path, Path]:
+    return self_signed(tmp_path)
+
+
+@pytest.fixture
+def trusting(playwright: Playwright, certificate: tuple[Path, Path]) -> Iterator[Browser]:
+    """A Chromium of this test's own that trusts the certificate."""
+    trusted = f"--ignore-certificate-errors-spki-list={spki_hash(certificate[1])}"
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trusted])
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
 def test_the_page_over_tls_opens_and_plays_a_table(
-    web_server_with: ServerFactory, browser: Browser, tmp_path: Path
+    web_server_with: ServerFactory, trusting: Browser, certificate: tuple[Path, Path]
 ) -> None:
-    cert, key = self_signed(tmp_path)
+    cert, key = certificate
     server = web_server_with("--certfile", str(cert), "--keyfile", str(key))
     https = f"https://127.0.0.1:{server.port}"
-    context = browser.new_context(ignore_https_errors=True)  # the certificate is our own
+    context = trusting.new_context()
     errors: list[str] = []
     context.on("page", lambda page: watch(page, errors))
     context.add_init_script(

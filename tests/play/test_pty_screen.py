@@ -8,6 +8,7 @@ call and plays solo at a partner call.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
@@ -18,6 +19,9 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
 
 from sixtysix.i18n import Translator
 
@@ -28,7 +32,52 @@ WIDTHS = (120, 60, 45)
 LANGS = ("en", "tr")
 #: Escape sequences: colours and styles (CSI), cursor save and restore.
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]")
+#: What moves the cursor or clears a line: line ends, a carriage return, cursor up, erase in
+#: line, cursor save and restore.
+CURSOR = re.compile(r"\r?\n|\r|\x1b\[(\d*)A|\x1b\[([012]?)K|\x1b7|\x1b8")
 CARD = re.compile(r"(\[?)(\d+):(?:10|[AKQJ9])[♣♦♥♠]")
+
+
+def as_shown(raw: str) -> str:
+    """The lines a terminal leaves of ``raw``, as far as it moves the cursor: a carriage return
+    goes back to the start of the line and what follows overwrites it, an erase clears the
+    line, cursor up and a restored position go back to an earlier line. That is how the
+    thinking spinner redraws and then removes itself; colours and styles are dropped."""
+    lines = [""]
+    row = col = 0
+    saved = (0, 0)
+
+    def write(text: str) -> None:
+        nonlocal col
+        line = lines[row].ljust(col)
+        lines[row] = line[:col] + text + line[col + len(text) :]
+        col += len(text)
+
+    at = 0
+    for move in CURSOR.finditer(raw):
+        write(ANSI.sub("", raw[at : move.start()]))
+        at = move.end()
+        token = move.group()
+        if token.endswith("\n"):
+            row, col = row + 1, 0
+            if row == len(lines):
+                lines.append("")
+        elif token == "\r":
+            col = 0
+        elif token == "\x1b7":
+            saved = (row, col)
+        elif token == "\x1b8":
+            row, col = saved
+        elif token.endswith("A"):
+            row = max(0, row - int(move.group(1) or 1))
+        elif move.group(2) == "2":
+            lines[row] = ""
+        elif move.group(2) == "1":
+            lines[row] = " " * (col + 1) + lines[row][col + 1 :]
+        else:
+            lines[row] = lines[row][:col]
+    write(ANSI.sub("", raw[at:]))
+    return "\n".join(lines)
 
 
 @dataclass
@@ -68,7 +117,7 @@ class Game:
         while True:
             index = self.child.expect_exact([self.prompt, self.pause, pexpect.EOF])
             self.raw.append(self.child.before)
-            out = ANSI.sub("", self.child.before).replace("\r", "")
+            out = as_shown(self.child.before)
             self.shown.append(out)
             if index != 1:
                 break
@@ -113,7 +162,7 @@ class Game:
         self.child.expect(r"\((y/n|e/h)\)")
         self.send("y" if self.lang == "en" else "e")
         self.child.expect(pexpect.EOF)
-        self.shown.append(ANSI.sub("", self.child.before).replace("\r", ""))
+        self.shown.append(as_shown(self.child.before))
 
 
 def start(tmp_path: Path, width: int, lang: str, *args: str, color: bool = False) -> Game:
@@ -163,6 +212,22 @@ def assert_laid_out(game: Game) -> None:
 )
 def where(request: pytest.FixtureRequest) -> tuple[int, str]:
     return request.param  # type: ignore[no-any-return]
+
+
+def test_the_transcript_follows_a_status_line_redrawn_in_place() -> None:
+    """A status redrawn before it is taken away (a computer player thinking longer than one
+    refresh) is one line on the screen, then none; without the carriage returns it was two
+    frames side by side, wider than the terminal."""
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=40, color_system=None)
+    frame = Text("⠋ seat 1 is thinking…")
+    with Live(frame, console=console, transient=True, auto_refresh=False) as live:
+        live.refresh()
+        live.refresh()
+    console.print("seat 1 plays K♥")
+    raw = out.getvalue()
+    assert cell_len(ANSI.sub("", raw).replace("\r", "").splitlines()[0]) > 40
+    assert as_shown(raw) == "seat 1 plays K♥\n"
 
 
 # ----------------------------------------------------------------- 1. the legal-card mark
