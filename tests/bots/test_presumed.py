@@ -95,7 +95,7 @@ def test_the_reply_is_the_best_mean_over_the_deals_the_opponent_can_imagine() ->
 
 def test_where_the_seat_moves_again_its_best_continuation_counts() -> None:
     variant = make("schnapsen", {})
-    for seed in range(1, 5):
+    for seed in (2, 3):  # seven and nine cards in the talon; each about 7 s of search
         state = before_a_close(variant, seed)
         seat = state.to_act
         values = presumption(variant, seat).values(state, 0).values
