@@ -20,6 +20,7 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: no error where it is absent
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one test process more than the cores this process may use. Much of the
     suite waits on the processes, pseudo-terminals and servers it starts, so a core would
