@@ -273,14 +273,21 @@ def playwright() -> Iterator[Playwright]:
         yield started
 
 
-@pytest.fixture(scope="package")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Chromium, started once for this package's tests."""
-    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+@contextlib.contextmanager
+def chromium(playwright: Playwright, *flags: str) -> Iterator[Browser]:
+    """Debian's Chromium with the tests' flags and ``flags``, closed after."""
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *flags])
     try:
         yield launched
     finally:
         launched.close()
+
+
+@pytest.fixture(scope="package")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Chromium, started once for this package's tests."""
+    with chromium(playwright) as launched:
+        yield launched
 
 
 @dataclass

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.conftest import Person, ServerFactory, watch
+from tests.browser.conftest import Person, ServerFactory, chromium, watch
 from tests.browser.pages import play_match
 
 if TYPE_CHECKING:
@@ -66,11 +65,8 @@ def certificate(tmp_path: Path) -> tuple[Path, Path]:
 def trusting(playwright: Playwright, certificate: tuple[Path, Path]) -> Iterator[Browser]:
     """A Chromium of this test's own that trusts the certificate."""
     trusted = f"--ignore-certificate-errors-spki-list={spki_hash(certificate[1])}"
-    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trusted])
-    try:
+    with chromium(playwright, trusted) as launched:
         yield launched
-    finally:
-        launched.close()
 
 
 def test_the_page_over_tls_opens_and_plays_a_table(

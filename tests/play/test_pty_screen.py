@@ -26,58 +26,27 @@ from rich.text import Text
 from sixtysix.i18n import Translator
 
 pexpect = pytest.importorskip("pexpect")
+pyte = pytest.importorskip("pyte")
 
 TIMEOUT = 30
 WIDTHS = (120, 60, 45)
 LANGS = ("en", "tr")
 #: Escape sequences: colours and styles (CSI), cursor save and restore.
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]")
-#: What moves the cursor or clears a line: line ends, a carriage return, cursor up, erase in
-#: line, cursor save and restore.
-CURSOR = re.compile(r"\r?\n|\r|\x1b\[(\d*)A|\x1b\[([012]?)K|\x1b7|\x1b8")
 CARD = re.compile(r"(\[?)(\d+):(?:10|[AKQJ9])[♣♦♥♠]")
 
 
 def as_shown(raw: str) -> str:
-    """The lines a terminal leaves of ``raw``, as far as it moves the cursor: a carriage return
-    goes back to the start of the line and what follows overwrites it, an erase clears the
-    line, cursor up and a restored position go back to an earlier line. That is how the
-    thinking spinner redraws and then removes itself; colours and styles are dropped."""
-    lines = [""]
-    row = col = 0
-    saved = (0, 0)
-
-    def write(text: str) -> None:
-        nonlocal col
-        line = lines[row].ljust(col)
-        lines[row] = line[:col] + text + line[col + len(text) :]
-        col += len(text)
-
-    at = 0
-    for move in CURSOR.finditer(raw):
-        write(ANSI.sub("", raw[at : move.start()]))
-        at = move.end()
-        token = move.group()
-        if token.endswith("\n"):
-            row, col = row + 1, 0
-            if row == len(lines):
-                lines.append("")
-        elif token == "\r":
-            col = 0
-        elif token == "\x1b7":
-            saved = (row, col)
-        elif token == "\x1b8":
-            row, col = saved
-        elif token.endswith("A"):
-            row = max(0, row - int(move.group(1) or 1))
-        elif move.group(2) == "2":
-            lines[row] = ""
-        elif move.group(2) == "1":
-            lines[row] = " " * (col + 1) + lines[row][col + 1 :]
-        else:
-            lines[row] = lines[row][:col]
-    write(ANSI.sub("", raw[at:]))
-    return "\n".join(lines)
+    """The lines a terminal leaves of ``raw``: carriage returns, line erases and cursor moves
+    followed (pyte), as the thinking spinner redraws and then removes itself. The screen is as
+    wide as the longest line and as tall as the output, so nothing wraps or scrolls away and a
+    line too wide for the real terminal stays whole, for the layout checks to see."""
+    screen = pyte.Screen(max(map(len, raw.split("\n"))) + 1, raw.count("\n") + 1)
+    screen.set_mode(pyte.modes.LNM)  # a line feed starts the line, as the terminal's output does
+    pyte.Stream(screen).feed(raw)
+    lines = [line.rstrip() for line in screen.display]
+    last = max([screen.cursor.y] + [row for row, line in enumerate(lines) if line])
+    return "\n".join(lines[: last + 1])
 
 
 @dataclass
