@@ -71,8 +71,11 @@ def _episode_path(path: Any, at: int, episode: int) -> int:
 
 
 @jit
-def _with(path: Any, at: int, text: Any) -> int:
-    path[at : at + text.shape[0]] = text
+def put(path: Any, at: int, text: Any) -> int:
+    """Write ``text`` at ``path[at:]``; return the end (a loop: numba compiles a shape check
+    with its error message for each sliced assignment's types)."""
+    for i in range(text.shape[0]):
+        path[at + i] = text[i]
     return at + text.shape[0]
 
 
@@ -93,9 +96,9 @@ def deal(
     (cleared first), its shuffled deck into ``order``: the dealer, and the card the dealer
     shows for trump (dealt last to the dealer; -1 where a card is turned up)."""
     base = _episode_path(path, 0, episode)
-    draw(lanes, key, path, _with(path, base, _FIRST_DEALER))
+    draw(lanes, key, path, put(path, base, _FIRST_DEALER))
     dealer = int(lanes[0] % np.uint64(2))
-    size = _with(path, base, _SHUFFLE)
+    size = put(path, base, _SHUFFLE)
     last = deal_cards(s, lanes, key, path, size, deck, rounds, turnup_after, dealer, order, words)
     return dealer, (last if s[TURNUP] < 0 else -1)
 
@@ -118,14 +121,23 @@ def deal_cards(
     shuffled as ``Seed.shuffled`` does with the words of the draw ``path[:size]`` of ``key``
     (``order`` gets the shuffled deck), then dealt as ``deal_from_order`` deals it and the
     deal started as ``DealState`` starts it. Returns the last card dealt to the dealer."""
-    m = deck.shape[0]
-    # Seed.shuffled: for k, i in enumerate(range(m - 1, 0, -1)): swap i with w[k] % (i + 1).
     draw(lanes, key, path, size)
-    for w in range(0, m - 1, RATE_WORDS):
+    for w in range(0, deck.shape[0] - 1, RATE_WORDS):
         if w:
             keccak_f(lanes)
         words[w : w + RATE_WORDS] = lanes[:RATE_WORDS]
-    order[:m] = deck
+    return deal_shuffled(s, words, deck, rounds, turnup_after, dealer, order)
+
+
+@jit
+def deal_shuffled(
+    s: Any, words: Any, deck: Any, rounds: Any, turnup_after: int, dealer: int, order: Any
+) -> int:
+    """The deal of :func:`deal_cards` from the shuffle's words, already drawn."""
+    m = deck.shape[0]
+    # Seed.shuffled: for k, i in enumerate(range(m - 1, 0, -1)): swap i with w[k] % (i + 1).
+    for i in range(m):
+        order[i] = deck[i]
     for j in range(m - 1):
         i = m - 1 - j
         r = int(words[j] % np.uint64(i + 1))
@@ -150,7 +162,8 @@ def deal_cards(
             turnup = order[pos]
             pos += 1
     s[TLEN] = m - pos
-    s[TALON : TALON + m - pos] = order[pos:m]
+    for i in range(m - pos):
+        s[TALON + i] = order[pos + i]
     s[TURNUP] = turnup
     s[TRUMP] = (turnup if turnup >= 0 else last) // 6
     s[TOACT] = forehand
@@ -165,10 +178,19 @@ def deal_cards(
 def bot_key(key: Any, episode: int, seat: int, lanes: Any, path: Any, out: Any) -> None:
     """The key of the random opponent in ``seat`` for ``episode`` (``child((*path, "bot",
     seat))``) into ``out``."""
-    at = _with(path, 0, _CHILD)
-    at = _with(path, _episode_path(path, at, episode), _BOT)
+    at = put(path, 0, _CHILD)
+    at = put(path, _episode_path(path, at, episode), _BOT)
     draw(lanes, key, path, digits(seat, path, at))
     out[:4] = lanes[:4]
+
+
+@jit
+def stream_path(path: Any, seat: int, block: int) -> int:
+    """Write the path of block ``block`` of the stream ``("bot", seat)`` into ``path``; return
+    its length."""
+    at = digits(seat, path, put(path, 0, _BOT))
+    path[at] = _SLASH
+    return digits(block, path, at + 1)
 
 
 @jit
@@ -178,9 +200,7 @@ def stream_word(lanes: Any, key: Any, drawn: int, seat: int, path: Any) -> Any:
     second squeeze of that draw)."""
     pos = drawn % STREAM_BLOCK
     if pos == 0:
-        at = digits(seat, path, _with(path, 0, _BOT))
-        path[at] = _SLASH
-        draw(lanes, key, path, digits(drawn // STREAM_BLOCK, path, at + 1))
+        draw(lanes, key, path, stream_path(path, seat, drawn // STREAM_BLOCK))
     elif pos == RATE_WORDS:
         keccak_f(lanes)
     return lanes[pos % RATE_WORDS]

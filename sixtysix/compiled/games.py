@@ -8,7 +8,8 @@ Game ``i`` of a simulation with master seed ``master`` is, on the engine
 :class:`~sixtysix.bots.players.random_bot.RandomBot` seeded with ``seed.child(("bot", seat))``,
 choosing ``legal[word % len(legal)]`` with the words of its stream ``("bot", seat)``. The
 kernels here do the same: the same SHAKE-256 draws (:mod:`sixtysix.compiled.shake`), the same
-shuffle and deal, the rules of :mod:`sixtysix.compiled.rules`, and the engine's settlement. One
+shuffle and deal, the rules of :mod:`sixtysix.compiled.rules`, and the engine's settlement (the
+draws every game makes, four games at a time: :func:`~sixtysix.compiled.shake.keccak_f4`). One
 row per game comes back (:data:`COLUMNS`); ``tests/compiled/test_games.py`` holds every column
 to the engine game by game.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from sixtysix.compiled.dealing import PATH_BYTES, deal_cards, stream_word
+from sixtysix.compiled.dealing import PATH_BYTES, deal_shuffled, put, stream_path, stream_word
 from sixtysix.compiled.jit import jit
 from sixtysix.compiled.layout import (
     RUNNING,
@@ -30,7 +31,7 @@ from sixtysix.compiled.layout import (
 )
 from sixtysix.compiled.position import knobs
 from sixtysix.compiled.rules import _apply, _legal, _outcome, _valid
-from sixtysix.compiled.shake import RATE_WORDS, digits, draw
+from sixtysix.compiled.shake import RATE_WORDS, WAYS, absorb, digits, keccak_f4
 from sixtysix.core.cards import iter_mask
 from sixtysix.core.rng import Seed
 from sixtysix.core.variant import Variant
@@ -41,9 +42,69 @@ COLUMNS = ("dealer", "reason", "game_points_0", "game_points_1", "points_0", "po
 DEALER, REASON, GP0, GP1, P0, P1, T0, T1 = range(len(COLUMNS))
 
 _GAME = np.frombuffer(b"child/game/", dtype=np.uint8)
-_BOT0 = np.frombuffer(b"child/bot/0", dtype=np.uint8)
-_BOT1 = np.frombuffer(b"child/bot/1", dtype=np.uint8)
+_BOTS = np.frombuffer(b"child/bot/0child/bot/1", dtype=np.uint8).reshape(2, -1)
 _SHUFFLE = np.frombuffer(b"deal/shuffle", dtype=np.uint8)
+
+
+@jit
+def _side_by_side(states: Any, keys: Any, message: Any) -> None:
+    """The draws of one path for the :data:`WAYS` keys ``keys`` (one per row) into the columns
+    of ``states``, permuted once: each column's first block. ``message``: the path's padded
+    message with a zero key (:func:`~sixtysix.compiled.shake.absorb`)."""
+    for r in range(25):
+        for j in range(WAYS):
+            states[r, j] = keys[j, r] if r < 4 else message[r]
+    keccak_f4(states)
+
+
+@jit
+def _columns(states: Any, rows: int, out: Any, at: int) -> None:
+    """``out[j, at + r] = states[r, j]`` for the first ``rows`` rows (loops, not a sliced
+    assignment: numba compiles a shape check with its error message for each of those)."""
+    for j in range(WAYS):
+        for r in range(rows):
+            out[j, at + r] = states[r, j]
+
+
+@jit
+def _draws(
+    master: Any, first: int, states: Any, lanes: Any, path: Any, messages: Any, keys: Any,
+    words: Any, streams: Any,
+) -> None:  # fmt: skip
+    """The draws of games ``first .. first + WAYS - 1`` that every game makes, four at a time:
+    their keys, their bots' keys (``keys[1 + seat]``), their shuffles' words and the first
+    block of each bot's stream (``streams[seat, j]``: the state after its first squeeze).
+    ``messages``: the padded messages of :func:`_messages`."""
+    for j in range(WAYS):
+        absorb(lanes, master, path, digits(first + j, path, _GAME.shape[0]))
+        for r in range(25):
+            states[r, j] = lanes[r]
+    keccak_f4(states)
+    _columns(states, 4, keys[0], 0)
+    for seat in range(2):
+        _side_by_side(states, keys[0], messages[seat])
+        _columns(states, 4, keys[1 + seat], 0)
+    _side_by_side(states, keys[0], messages[2])
+    for w in range(0, words.shape[1] - RATE_WORDS, RATE_WORDS):
+        if w:
+            keccak_f4(states)
+        _columns(states, RATE_WORDS, words, w)
+    for seat in range(2):
+        _side_by_side(states, keys[1 + seat], messages[3 + seat])
+        _columns(states, 25, streams[seat], 0)
+
+
+@jit
+def _messages(path: Any) -> Any:
+    """The padded messages (zero key) of the draws every game makes on a fixed path: each
+    bot's key, the shuffle, the first block of each bot's stream."""
+    out = np.zeros((5, 25), dtype=np.uint64)
+    zero = np.zeros(4, dtype=np.uint64)
+    for seat in range(2):
+        absorb(out[seat], zero, _BOTS[seat], _BOTS.shape[1])
+        absorb(out[3 + seat], zero, path, stream_path(path, seat, 0))
+    absorb(out[2], zero, _SHUFFLE, _SHUFFLE.shape[0])
+    return out
 
 
 @jit
@@ -52,57 +113,48 @@ def _play(
 ) -> None:
     """Games ``start .. start + len(out) - 1`` into ``out``, one row of :data:`COLUMNS` each."""
     m = deck.shape[0]
+    states = np.zeros((25, WAYS), dtype=np.uint64)
     lanes = np.zeros(25, dtype=np.uint64)
-    lanes0 = np.zeros(25, dtype=np.uint64)
-    lanes1 = np.zeros(25, dtype=np.uint64)
-    game_key = np.zeros(4, dtype=np.uint64)
-    key0 = np.zeros(4, dtype=np.uint64)
-    key1 = np.zeros(4, dtype=np.uint64)
+    keys = np.zeros((3, WAYS, 4), dtype=np.uint64)
+    streams = np.zeros((2, WAYS, 25), dtype=np.uint64)
+    words = np.zeros((WAYS, max(m - 1, 1) + RATE_WORDS), dtype=np.uint64)
     path = np.zeros(40, dtype=np.uint8)
-    path[: _GAME.shape[0]] = _GAME
-    path0 = np.zeros(PATH_BYTES, dtype=np.uint8)
-    path1 = np.zeros(PATH_BYTES, dtype=np.uint8)
-    shuffle_path = np.zeros(PATH_BYTES, dtype=np.uint8)
-    shuffle_path[: _SHUFFLE.shape[0]] = _SHUFFLE
-    words = np.zeros(max(m - 1, 1) + RATE_WORDS, dtype=np.uint64)
+    put(path, 0, _GAME)
+    paths = np.zeros((2, PATH_BYTES), dtype=np.uint8)
+    messages = _messages(paths[0])
     order = np.zeros(m, dtype=np.int64)
     s = np.zeros(SIZE, dtype=np.int64)
     acts = np.zeros(32, dtype=np.int64)
     at = np.zeros(2, dtype=np.int64)
-    for g in range(out.shape[0]):
-        index = start + g
-        draw(lanes, master, path, digits(index, path, _GAME.shape[0]))
-        game_key[:] = lanes[:4]
-        draw(lanes, game_key, _BOT0, _BOT0.shape[0])
-        key0[:] = lanes[:4]
-        draw(lanes, game_key, _BOT1, _BOT1.shape[0])
-        key1[:] = lanes[:4]
-        dealer = index % 2
-        deal_cards(
-            s, lanes, game_key, shuffle_path, _SHUFFLE.shape[0], deck, rounds, turnup_after,
-            dealer, order, words,
-        )  # fmt: skip
-        at[:] = 0
-        code = RUNNING
-        while code == RUNNING:
-            n = _legal(s, k, acts)
-            seat = s[TOACT]
-            if seat == 0:
-                word = stream_word(lanes0, key0, at[0], 0, path0)
-            else:
-                word = stream_word(lanes1, key1, at[1], 1, path1)
-            at[seat] += 1
-            code = _apply(s, k, acts[int(word % np.uint64(n))])
-        reason, g0, g1 = _outcome(s, k, code)
-        row = out[g]
-        row[0] = dealer
-        row[1] = reason
-        row[2] = g0
-        row[3] = g1
-        row[4] = _valid(s, 0)
-        row[5] = _valid(s, 1)
-        row[6] = s[TR0]
-        row[7] = s[TR1]
+    for first in range(0, out.shape[0], WAYS):
+        _draws(master, start + first, states, lanes, path, messages, keys, words, streams)
+        for j in range(min(WAYS, out.shape[0] - first)):
+            index = start + first + j
+            dealer = index % 2
+            deal_shuffled(s, words[j], deck, rounds, turnup_after, dealer, order)
+            at[:] = 0
+            code = RUNNING
+            while code == RUNNING:
+                n = _legal(s, k, acts)
+                seat = s[TOACT]
+                drawn = at[seat]
+                if drawn:
+                    stream = streams[seat, j]
+                    word = stream_word(stream, keys[1 + seat, j], drawn, seat, paths[seat])
+                else:  # the block _draws drew
+                    word = streams[seat, j, 0]
+                at[seat] = drawn + 1
+                code = _apply(s, k, acts[int(word % np.uint64(n))])
+            reason, g0, g1 = _outcome(s, k, code)
+            row = out[first + j]
+            row[0] = dealer
+            row[1] = reason
+            row[2] = g0
+            row[3] = g1
+            row[4] = _valid(s, 0)
+            row[5] = _valid(s, 1)
+            row[6] = s[TR0]
+            row[7] = s[TR1]
     return
 
 

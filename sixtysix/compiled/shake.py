@@ -7,6 +7,10 @@ each bot's stream); hashing those in Python took longer than playing the game. T
 compute the same bytes (``tests/compiled/test_shake.py`` holds them to :mod:`hashlib`), so the
 compiled games are the engine's games and the randomness is as secure. Every message here is
 shorter than one block (136 bytes): a key of 32 bytes, ``|`` and a short path.
+
+Independent draws (the keys and first blocks of many games) go four at a time through
+:func:`keccak_f4`, Keccak-f[1600] on four states side by side in 256-bit vectors: the same
+permutation, four states an instruction on an AVX2 core (``docs/benchmarks.md`` has the gain).
 """
 
 from __future__ import annotations
@@ -14,12 +18,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
 
 from sixtysix.compiled.jit import jit
 
 #: Bytes of one SHAKE-256 block (its rate), and in 64-bit words.
 RATE = 136
 RATE_WORDS = RATE // 8
+#: States :func:`keccak_f4` permutes at once (four 64-bit lanes fill a 256-bit vector).
+WAYS = 4
 
 _RC = np.array(
     [
@@ -34,86 +44,128 @@ _RC = np.array(
 )  # fmt: skip
 
 
-@jit
-def _rotl(x: Any, n: int) -> Any:
-    return (x << np.uint64(n)) | (x >> np.uint64(64 - n))
+#: The rotation of lane ``x + 5 * y`` in the rho step (FIPS 202, 3.2.2).
+_RHO = (
+    0, 1, 62, 28, 27,
+    36, 44, 6, 55, 20,
+    3, 10, 43, 25, 39,
+    41, 45, 15, 21, 8,
+    18, 2, 61, 56, 14,
+)  # fmt: skip
+
+
+def _keccak_round(builder: Any, a: list[Any], rc: Any, vector: Any) -> list[Any]:
+    """One round of Keccak-f[1600] on 25 lanes of LLVM values of type ``vector``, round
+    constant ``rc`` (a vector too)."""
+
+    def splat(value: int) -> Any:
+        return ir.Constant(vector, [ir.Constant(vector.element, value)] * vector.count)
+
+    def rotl(x: Any, n: int) -> Any:
+        return builder.or_(builder.shl(x, splat(n)), builder.lshr(x, splat(64 - n))) if n else x
+
+    ones = splat(2**64 - 1)
+    c = [builder.xor(builder.xor(builder.xor(a[x], a[x + 5]), builder.xor(a[x + 10], a[x + 15])),
+                     a[x + 20]) for x in range(5)]  # fmt: skip
+    d = [builder.xor(c[(x - 1) % 5], rotl(c[(x + 1) % 5], 1)) for x in range(5)]
+    b = [ones] * 25
+    for x in range(5):
+        for y in range(5):  # rho and pi: lane (x, y) to (y, 2x + 3y)
+            b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(builder.xor(a[x + 5 * y], d[x]),
+                                                    _RHO[x + 5 * y])  # fmt: skip
+    out = [ones] * 25
+    for y in range(0, 25, 5):  # chi
+        for x in range(5):
+            not_next = builder.xor(b[y + (x + 1) % 5], ones)
+            out[y + x] = builder.xor(b[y + x], builder.and_(not_next, b[y + (x + 2) % 5]))
+    out[0] = builder.xor(out[0], rc)  # iota
+    return out
+
+
+def _typed_keccak(typingctx: Any, states: Any) -> Any:
+    """Keccak-f[1600] emitted as LLVM code on vectors: on the 25 lanes of a ``uint64`` array
+    of 25 (one state), or on the :data:`WAYS` states of a C-ordered ``(25, WAYS)`` one, lane
+    ``k`` of all of them as one vector (row ``k``), which numba's compiler would not vectorize
+    from a loop. The rounds are a loop, not unrolled: unrolling them only lengthens compiling."""
+    if states not in (types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")):
+        return None
+    width = 1 if states.ndim == 1 else WAYS
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        word = ir.IntType(64)
+        vector = ir.VectorType(word, width)
+        rows = builder.bitcast(data, vector.as_pointer())
+        at = [builder.gep(rows, [ir.Constant(word, k)]) for k in range(25)]
+        first = [builder.load(p, align=8) for p in at]
+        constants = cgutils.global_constant(
+            builder, "keccak_rc", ir.Constant(ir.ArrayType(word, len(_RC)), _RC.tolist())
+        )
+        entry = builder.block
+        loop = builder.append_basic_block("keccak.round")
+        done = builder.append_basic_block("keccak.done")
+        builder.branch(loop)
+        builder.position_at_end(loop)
+        r = builder.phi(word)
+        lanes = [builder.phi(vector) for _ in range(25)]
+        rc = builder.load(builder.gep(constants, [ir.Constant(word, 0), r]))
+        rc = builder.insert_element(ir.Constant(vector, None), rc, ir.Constant(ir.IntType(32), 0))
+        rc = builder.shuffle_vector(
+            rc,
+            ir.Constant(vector, None),
+            ir.Constant(ir.VectorType(ir.IntType(32), width), [0] * width),
+        )
+        after = _keccak_round(builder, lanes, rc, vector)
+        following = builder.add(r, ir.Constant(word, 1))
+        r.add_incoming(ir.Constant(word, 0), entry)
+        r.add_incoming(following, loop)
+        for phi, before, value in zip(lanes, first, after, strict=True):
+            phi.add_incoming(before, entry)
+            phi.add_incoming(value, loop)
+        builder.cbranch(builder.icmp_unsigned("<", following, ir.Constant(word, len(_RC))),
+                        loop, done)  # fmt: skip
+        builder.position_at_end(done)
+        for value, p in zip(after, at, strict=True):
+            builder.store(value, p, align=8)
+        return context.get_dummy_value()
+
+    return types.void(states), codegen
+
+
+_keccak: Any = intrinsic(_typed_keccak)
 
 
 @jit
 def keccak_f(lanes: Any) -> None:
-    """Keccak-f[1600] on 25 ``uint64`` lanes, in place (FIPS 202; the lanes in registers)."""
-    a0, a1, a2, a3, a4 = lanes[0], lanes[1], lanes[2], lanes[3], lanes[4]
-    a5, a6, a7, a8, a9 = lanes[5], lanes[6], lanes[7], lanes[8], lanes[9]
-    a10, a11, a12, a13, a14 = lanes[10], lanes[11], lanes[12], lanes[13], lanes[14]
-    a15, a16, a17, a18, a19 = lanes[15], lanes[16], lanes[17], lanes[18], lanes[19]
-    a20, a21, a22, a23, a24 = lanes[20], lanes[21], lanes[22], lanes[23], lanes[24]
-    for r in range(24):
-        c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20
-        c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21
-        c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22
-        c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23
-        c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24
-        d0 = c4 ^ _rotl(c1, 1)
-        d1 = c0 ^ _rotl(c2, 1)
-        d2 = c1 ^ _rotl(c3, 1)
-        d3 = c2 ^ _rotl(c4, 1)
-        d4 = c3 ^ _rotl(c0, 1)
-        b0 = a0 ^ d0
-        b16 = _rotl(a5 ^ d0, 36)
-        b7 = _rotl(a10 ^ d0, 3)
-        b23 = _rotl(a15 ^ d0, 41)
-        b14 = _rotl(a20 ^ d0, 18)
-        b10 = _rotl(a1 ^ d1, 1)
-        b1 = _rotl(a6 ^ d1, 44)
-        b17 = _rotl(a11 ^ d1, 10)
-        b8 = _rotl(a16 ^ d1, 45)
-        b24 = _rotl(a21 ^ d1, 2)
-        b20 = _rotl(a2 ^ d2, 62)
-        b11 = _rotl(a7 ^ d2, 6)
-        b2 = _rotl(a12 ^ d2, 43)
-        b18 = _rotl(a17 ^ d2, 15)
-        b9 = _rotl(a22 ^ d2, 61)
-        b5 = _rotl(a3 ^ d3, 28)
-        b21 = _rotl(a8 ^ d3, 55)
-        b12 = _rotl(a13 ^ d3, 25)
-        b3 = _rotl(a18 ^ d3, 21)
-        b19 = _rotl(a23 ^ d3, 56)
-        b15 = _rotl(a4 ^ d4, 27)
-        b6 = _rotl(a9 ^ d4, 20)
-        b22 = _rotl(a14 ^ d4, 39)
-        b13 = _rotl(a19 ^ d4, 8)
-        b4 = _rotl(a24 ^ d4, 14)
-        a0 = b0 ^ (~b1 & b2)
-        a1 = b1 ^ (~b2 & b3)
-        a2 = b2 ^ (~b3 & b4)
-        a3 = b3 ^ (~b4 & b0)
-        a4 = b4 ^ (~b0 & b1)
-        a5 = b5 ^ (~b6 & b7)
-        a6 = b6 ^ (~b7 & b8)
-        a7 = b7 ^ (~b8 & b9)
-        a8 = b8 ^ (~b9 & b5)
-        a9 = b9 ^ (~b5 & b6)
-        a10 = b10 ^ (~b11 & b12)
-        a11 = b11 ^ (~b12 & b13)
-        a12 = b12 ^ (~b13 & b14)
-        a13 = b13 ^ (~b14 & b10)
-        a14 = b14 ^ (~b10 & b11)
-        a15 = b15 ^ (~b16 & b17)
-        a16 = b16 ^ (~b17 & b18)
-        a17 = b17 ^ (~b18 & b19)
-        a18 = b18 ^ (~b19 & b15)
-        a19 = b19 ^ (~b15 & b16)
-        a20 = b20 ^ (~b21 & b22)
-        a21 = b21 ^ (~b22 & b23)
-        a22 = b22 ^ (~b23 & b24)
-        a23 = b23 ^ (~b24 & b20)
-        a24 = b24 ^ (~b20 & b21)
-        a0 ^= _RC[r]
-    lanes[0], lanes[1], lanes[2], lanes[3], lanes[4] = a0, a1, a2, a3, a4
-    lanes[5], lanes[6], lanes[7], lanes[8], lanes[9] = a5, a6, a7, a8, a9
-    lanes[10], lanes[11], lanes[12], lanes[13], lanes[14] = a10, a11, a12, a13, a14
-    lanes[15], lanes[16], lanes[17], lanes[18], lanes[19] = a15, a16, a17, a18, a19
-    lanes[20], lanes[21], lanes[22], lanes[23], lanes[24] = a20, a21, a22, a23, a24
+    """Keccak-f[1600] on 25 ``uint64`` lanes, in place (FIPS 202)."""
+    if lanes.shape[0] != 25:
+        raise ValueError("Keccak-f[1600] permutes 25 lanes")
+    _keccak(lanes)
+
+
+@jit
+def keccak_f4(states: Any) -> None:
+    """Keccak-f[1600] on each column of ``states`` (25 x :data:`WAYS` ``uint64``, C order),
+    in place: :data:`WAYS` :func:`keccak_f` at once."""
+    if states.shape[0] != 25 or states.shape[1] != WAYS:
+        raise ValueError("Keccak-f[1600] four at a time permutes a (25, WAYS) array")
+    _keccak(states)
+
+
+@jit
+def absorb(lanes: Any, key: Any, path: Any, size: int) -> None:
+    """The padded message ``key + b"|" + path[:size]`` of :func:`draw` in ``lanes``, not yet
+    permuted (to permute several side by side with :func:`keccak_f4`). Loops, not sliced
+    assignments: numba compiles a shape check with its error message for each of those."""
+    lanes[:] = 0
+    for i in range(4):
+        lanes[i] = key[i]
+    block = lanes.view(np.uint8)
+    block[32] = 124  # "|"
+    for i in range(size):
+        block[33 + i] = path[i]
+    block[33 + size] ^= 0x1F
+    block[RATE - 1] ^= 0x80
 
 
 @jit
@@ -121,13 +173,7 @@ def draw(lanes: Any, key: Any, path: Any, size: int) -> None:
     """SHAKE-256 of ``key + b"|" + path[:size]`` (``Seed(key).bytes(path)``; ``key``: its 32
     bytes as 4 little-endian words), squeezed to its first block: ``lanes[:RATE_WORDS]`` are
     then the first output words, and each further :func:`keccak_f` squeezes the next block."""
-    lanes[:] = 0
-    lanes[:4] = key[:4]
-    block = lanes.view(np.uint8)
-    block[32] = 124  # "|"
-    block[33 : 33 + size] = path[:size]
-    block[33 + size] ^= 0x1F
-    block[RATE - 1] ^= 0x80
+    absorb(lanes, key, path, size)
     keccak_f(lanes)
 
 
