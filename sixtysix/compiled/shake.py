@@ -68,16 +68,15 @@ def _keccak_round(builder: Any, a: list[Any], rc: Any, vector: Any) -> list[Any]
     c = [builder.xor(builder.xor(builder.xor(a[x], a[x + 5]), builder.xor(a[x + 10], a[x + 15])),
                      a[x + 20]) for x in range(5)]  # fmt: skip
     d = [builder.xor(c[(x - 1) % 5], rotl(c[(x + 1) % 5], 1)) for x in range(5)]
-    b = [ones] * 25
-    for x in range(5):
-        for y in range(5):  # rho and pi: lane (x, y) to (y, 2x + 3y)
-            b[y + 5 * ((2 * x + 3 * y) % 5)] = rotl(builder.xor(a[x + 5 * y], d[x]),
-                                                    _RHO[x + 5 * y])  # fmt: skip
     out = [ones] * 25
-    for y in range(0, 25, 5):  # chi
+    for y in range(5):  # rho and pi into row y, then chi on it, a row at a time
+        b = [ones] * 5
+        for x in range(5):  # lane (x, y) of b comes from lane ((x + 3y) % 5, x) of a
+            src = (x + 3 * y) % 5 + 5 * x
+            b[x] = rotl(builder.xor(a[src], d[src % 5]), _RHO[src])
         for x in range(5):
-            not_next = builder.xor(b[y + (x + 1) % 5], ones)
-            out[y + x] = builder.xor(b[y + x], builder.and_(not_next, b[y + (x + 2) % 5]))
+            not_next = builder.xor(b[(x + 1) % 5], ones)
+            out[5 * y + x] = builder.xor(b[x], builder.and_(not_next, b[(x + 2) % 5]))
     out[0] = builder.xor(out[0], rc)  # iota
     return out
 
