@@ -562,10 +562,11 @@ class TableServer:
                 async with self.locks[table_id]:
                     if table.started or any(table.connected):
                         continue
+                    # The file first: a table gone from memory has no file left behind.
+                    await asyncio.to_thread(self.store.remove, table_id)
                     self._forget(table_id)
                     self.idle_since.pop(table_id, None)
                     self.opened_by.pop(table_id, None)
-                    await asyncio.to_thread(self.store.remove, table_id)
                 self.say(
                     self.tr._("Table {table}: removed, nobody came to it.").format(table=table_id)
                 )

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import shlex
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +193,13 @@ def test_an_open_table_nobody_comes_to_expires(tmp_path: Path) -> None:
             conn, _ = await join(url, waited, "ayse")
             path = server.store.path(lonely)
             assert path.exists()
+            remove = server.store.remove
+
+            def slow_remove(table_id: str) -> None:
+                time.sleep(0.2)  # a slow disk: the table must not leave memory before its file
+                remove(table_id)
+
+            server.store.remove = slow_remove  # type: ignore[method-assign]
             for _ in range(200):
                 if lonely not in server.tables:
                     break
