@@ -44,7 +44,9 @@ def escaping(log: Path) -> str:
     """Code that starts two descendants that leave the program's process group: a child that
     calls ``setsid()``, and a grandchild whose parent exits at once (a double fork) and that
     moves to a process group of its own. Each ignores the polite signals, writes ``escaped
-    PID`` to ``log`` and sleeps far beyond the test; the program writes ``program PID``."""
+    PID`` to ``log`` and sleeps far beyond the test; the program writes ``program PID``, and
+    waits for both to have written theirs before it talks: a referee that closes it at once
+    would otherwise end an escapee before it is counted."""
     return textwrap.dedent(
         f"""
         import signal
@@ -55,8 +57,10 @@ def escaping(log: Path) -> str:
                 fh.write(f"{{what}} {{os.getpid()}}\\n")
 
         def escape(double):
+            ready, noted = os.pipe()
             middle = os.fork()
             if middle == 0:
+                os.close(ready)
                 if double and os.fork() != 0:
                     os._exit(0)  # the middle process: its child is an orphan
                 if double:
@@ -66,8 +70,12 @@ def escaping(log: Path) -> str:
                 for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
                     signal.signal(sig, signal.SIG_IGN)
                 note("escaped")
+                os.write(noted, b"!")
                 time.sleep(300)
                 os._exit(0)
+            os.close(noted)
+            os.read(ready, 1)  # it has written its pid before the program says a word
+            os.close(ready)
             if double:
                 os.waitpid(middle, 0)
 
