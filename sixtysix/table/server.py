@@ -562,11 +562,10 @@ class TableServer:
                 async with self.locks[table_id]:
                     if table.started or any(table.connected):
                         continue
-                    # The file first: a table gone from memory has no file left behind.
-                    await asyncio.to_thread(self.store.remove, table_id)
                     self._forget(table_id)
                     self.idle_since.pop(table_id, None)
                     self.opened_by.pop(table_id, None)
+                    await asyncio.to_thread(self.store.remove, table_id)
                 self.say(
                     self.tr._("Table {table}: removed, nobody came to it.").format(table=table_id)
                 )
@@ -758,6 +757,8 @@ class TableServer:
         name = request.name
         await self._unpaused(client, table)
         async with self.locks[table.id]:
+            if self.tables.get(table.id) is not table:  # removed while this join waited
+                raise WireError("no_table", f"no table {table.id} at this server")
             if table.id in self.paused:  # paused again meanwhile
                 raise WireError("paused", wire.PAUSED_SAVE + "; join again later")
             exists = await self._lookup(self.names.exists, name)

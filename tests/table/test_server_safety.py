@@ -196,12 +196,12 @@ def test_an_open_table_nobody_comes_to_expires(tmp_path: Path) -> None:
             remove = server.store.remove
 
             def slow_remove(table_id: str) -> None:
-                time.sleep(0.2)  # a slow disk: the table must not leave memory before its file
+                time.sleep(0.2)  # a slow disk: the file goes after the table leaves memory
                 remove(table_id)
 
             server.store.remove = slow_remove  # type: ignore[method-assign]
             for _ in range(200):
-                if lonely not in server.tables:
+                if lonely not in server.tables and not path.exists():
                     break
                 await asyncio.sleep(0.05)
             assert lonely not in server.tables and not path.exists()
@@ -209,6 +209,42 @@ def test_an_open_table_nobody_comes_to_expires(tmp_path: Path) -> None:
             listed = await request(url, {"type": "list"})
             assert [t["table"] for t in listed["tables"]] == [waited]
             await conn.close()
+
+    asyncio.run(main())
+
+
+def test_a_join_that_waited_while_its_table_expired_is_told_there_is_none(
+    tmp_path: Path,
+) -> None:
+    """The sweep takes the table's lock before a join does; the join then gets the lock of a
+    table the server has forgotten, and must say so in one error, not seat anyone there."""
+    settings = Settings(limits=Limits(open_expiry=0.3))
+
+    async def main() -> None:
+        async with running(tmp_path / "data", settings=settings) as (url, server):
+            lonely = await create(url, "66", ["human", "human"])
+            lock = server.locks[lonely]
+            await lock.acquire()
+            try:
+                for _ in range(200):  # the sweep waits for the lock
+                    if lock._waiters:  # type: ignore[attr-defined]
+                        break
+                    await asyncio.sleep(0.05)
+                assert lock._waiters  # type: ignore[attr-defined]
+                conn = await Conn.open(url)
+                await conn.send({"type": "join", "protocol": P, "table": lonely, "name": "ayse"})
+                for _ in range(200):  # and the join behind it
+                    if len(lock._waiters) == 2:  # type: ignore[attr-defined]
+                        break
+                    await asyncio.sleep(0.01)
+                assert len(lock._waiters) == 2  # type: ignore[attr-defined]
+            finally:
+                lock.release()
+            error = await conn.expect("error")
+            assert error["code"] == "no_table"
+            assert lonely not in server.tables and lonely not in server.clients
+            listed = await request(url, {"type": "list"})
+            assert listed["tables"] == []
 
     asyncio.run(main())
 
