@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from sixtysix.compiled.dealing import PATH_BYTES, deal_shuffled, put, stream_path, stream_word
-from sixtysix.compiled.jit import jit
+from sixtysix.compiled.jit import inlined, jit
 from sixtysix.compiled.layout import (
     RUNNING,
     SIZE,
@@ -44,6 +44,10 @@ DEALER, REASON, GP0, GP1, P0, P1, T0, T1 = range(len(COLUMNS))
 _GAME = np.frombuffer(b"child/game/", dtype=np.uint8)
 _BOTS = np.frombuffer(b"child/bot/0child/bot/1", dtype=np.uint8).reshape(2, -1)
 _SHUFFLE = np.frombuffer(b"deal/shuffle", dtype=np.uint8)
+
+# The rules' two kernels a move calls, compiled into the games' move loop.
+_legal_here = inlined(_legal)
+_apply_here = inlined(_apply)
 
 
 @jit
@@ -135,16 +139,18 @@ def _play(
             at[:] = 0
             code = RUNNING
             while code == RUNNING:
-                n = _legal(s, k, acts)
+                n = _legal_here(s, k, acts)
                 seat = s[TOACT]
                 drawn = at[seat]
-                if drawn:
+                # The first squeeze's words read in place: passing the stream's arrays to a
+                # call for each word is slow, even inlined by numba.
+                if drawn < RATE_WORDS:
+                    word = streams[seat, j, drawn]
+                else:
                     stream = streams[seat, j]
                     word = stream_word(stream, keys[1 + seat, j], drawn, seat, paths[seat])
-                else:  # the block _draws drew
-                    word = streams[seat, j, 0]
                 at[seat] = drawn + 1
-                code = _apply(s, k, acts[int(word % np.uint64(n))])
+                code = _apply_here(s, k, acts[int(word % np.uint64(n))])
             reason, g0, g1 = _outcome(s, k, code)
             row = out[first + j]
             row[0] = dealer

@@ -22,3 +22,10 @@ def jit(fn: _F) -> _F:
         return cast(_F, _njit(fn))
     except RuntimeError:  # "cannot cache function ...: no locator available"
         return cast(_F, numba.njit(nogil=True)(fn))
+
+
+def inlined(kernel: _F) -> _F:
+    """``kernel`` compiled into each kernel that calls it (numba's ``inline="always"``), for
+    the hottest loops: numba does not inline one kernel's call to another, and such a call
+    passes each array argument as a handful of values."""
+    return cast(_F, numba.njit(inline="always")(getattr(kernel, "py_func", kernel)))

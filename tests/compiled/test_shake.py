@@ -99,10 +99,11 @@ def test_the_games_draws_four_at_a_time_are_the_engines(seed: int, first: int) -
         for seat in range(2):
             bot = game.child(("bot", seat))
             assert keys[1 + seat, j].tobytes() == bot.key
+            # As the games read it: the first squeeze in place, then stream_word.
             lanes = streams[seat, j].copy()
-            got = [int(lanes[0])] + [
+            got = [int(w) for w in lanes[:RATE_WORDS]] + [
                 int(stream_word(lanes, keys[1 + seat, j], i, seat, stream_path))
-                for i in range(1, 70)
+                for i in range(RATE_WORDS, 70)
             ]
             stream = bot.stream(("bot", seat))
             assert got == [stream.next_word() for _ in range(70)]
