@@ -81,11 +81,15 @@ class Client:
             except ConnectionClosed:
                 return
 
-    async def flush_and_close(self, code: int, reason: str) -> None:
-        """Send what is queued, then close with ``code`` and ``reason``."""
+    def close_after_queue(self, code: int, reason: str) -> None:
+        """Close with ``code`` and ``reason`` once what is queued is sent (without waiting)."""
         if not self.closing:
             self.closing = True
             self.queue.put_nowait((code, close_reason(reason)))
+
+    async def flush_and_close(self, code: int, reason: str) -> None:
+        """Send what is queued, then close with ``code`` and ``reason``."""
+        self.close_after_queue(code, reason)
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
             await self.writer
 

@@ -492,7 +492,7 @@ class TableServer:
                 self.say(line.format(table=table.id, totals=totals))
 
     def _deliver(self, table: Table, out: Out) -> None:
-        clients = self.clients[table.id]
+        clients = self.clients.get(table.id, {})  # none at a table already forgotten
         encoded: dict[int, str] = {}
         pages: dict[int, Client] = {}
         for seat, message in out:
@@ -583,12 +583,15 @@ class TableServer:
         return [t.summary() for t in self.tables.values()]
 
     def _forget(self, table_id: str) -> None:
+        """Drop a table from memory; the connections still seated there are closed, so none
+        goes on at a table the server no longer holds."""
         self.tables.pop(table_id, None)
         self.locks.pop(table_id, None)
         waker = self.wakers.pop(table_id, None)
         if waker is not None:
             waker.set()
-        self.clients.pop(table_id, None)
+        for client in self.clients.pop(table_id, {}).values():
+            client.close_after_queue(wire.CLOSE_NORMAL, "the table is closed")
         self.results.pop(table_id, None)
         self.chatters.pop(table_id, None)
         self.saved.pop(table_id, None)
@@ -757,8 +760,7 @@ class TableServer:
         name = request.name
         await self._unpaused(client, table)
         async with self.locks[table.id]:
-            if self.tables.get(table.id) is not table:  # removed while this join waited
-                raise WireError("no_table", f"no table {table.id} at this server")
+            self._still_held(table)  # it may have expired while this join waited
             if table.id in self.paused:  # paused again meanwhile
                 raise WireError("paused", wire.PAUSED_SAVE + "; join again later")
             exists = await self._lookup(self.names.exists, name)
@@ -857,9 +859,13 @@ class TableServer:
             except TimeoutError:
                 raise WireError("paused", wire.PAUSED_SAVE + "; join again later") from None
             pause = self.paused.get(table.id)
+        self._still_held(table)
+        client.send(wire.resumed())
+
+    def _still_held(self, table: Table) -> None:
+        """``no_table`` if the server has forgotten ``table`` while a join waited for it."""
         if self.tables.get(table.id) is not table:
             raise WireError("no_table", f"no table {table.id} at this server")
-        client.send(wire.resumed())
 
     async def _listen(
         self, client: Client, table: Table, seat: int, bucket: wire.TokenBucket
@@ -874,7 +880,7 @@ class TableServer:
                     raise
                 client.send(wire.error(exc.code, exc.message))  # a chat it cannot pass on
                 continue
-            if self.clients[table.id].get(seat) is not client:
+            if self.clients.get(table.id, {}).get(seat) is not client:  # replaced or forgotten
                 return
             if request.kind == "chat":
                 self._chat(client, table, seat, request, bucket)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import shlex
 import threading
 import time
@@ -379,6 +380,29 @@ def test_a_finished_table_older_than_an_hour_is_not_listed_after_a_restart(
             assert listed["tables"] == []
 
     asyncio.run(main())
+
+
+def test_a_person_still_seated_at_a_table_the_server_forgets_is_closed_not_failed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A finished table leaves memory an hour after its end (at the next ``list``); whoever
+    is still connected there is closed with a normal close, and a message already on its way
+    is dropped without a traceback in the log."""
+
+    async def main() -> None:
+        async with running(tmp_path / "data") as (url, server):
+            table = await create(url, "66", ["human", "@random"], seed=8, options={"target": 1})
+            conn, _ = await join(url, table, "ayse")
+            await play_out(conn)
+            server.tables[table].finished_at -= 3700  # type: ignore[operator]
+            await conn.send({"type": "chat", "phrase": "hello"})  # on its way meanwhile
+            assert server.listing() == []
+            assert await conn.closed() == (wire.CLOSE_NORMAL, "the table is closed")
+            assert table not in server.clients
+
+    with caplog.at_level(logging.ERROR):
+        asyncio.run(main())
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 
 def test_a_restarting_server_answers_a_join_once_its_tables_are_back(tmp_path: Path) -> None:
