@@ -5,7 +5,8 @@ summary line.
 variant, two bots, ``--deals``, ``--seed``, ``--jobs``; ``told_hand.py`` also ``--matches``)
 and play its very games through :func:`sixtysix.sim.duel.iter_deals` (in matches,
 :func:`sixtysix.sim.match_duel.iter_matches`); a bad argument is a one-line error (exit status
-2), and Ctrl-C keeps the deals (matches) finished so far (exit status 130).
+2), stderr counts the deals (matches) as they finish, and Ctrl-C keeps those finished so far
+(exit status 130).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import TypeVar
 
+from benchmarks.strength._progress import counted
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import UnknownBotError, UnknownVariantError
 from sixtysix.core.rng import Seed
@@ -78,7 +80,8 @@ def play_all(
     args: argparse.Namespace,
 ) -> tuple[list[DealResult], int]:
     """The duel's deals and the exit status: 0, or 130 with the deals finished before Ctrl-C."""
-    return _kept(iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs), "deals")
+    found = iter_deals(variant, contestants, Seed(args.seed), args.deals, args.jobs)
+    return _kept(counted(found, args.deals, "deals"), "deals")
 
 
 def play_all_matches(
@@ -89,7 +92,7 @@ def play_all_matches(
     """The duel's matches and the exit status: 0, or 130 with the matches finished before
     Ctrl-C."""
     found = iter_matches(variant, contestants, Seed(args.seed), args.matches, args.jobs)
-    return _kept(found, "matches")
+    return _kept(counted(found, args.matches, "matches"), "matches")
 
 
 def _kept(results: Iterator[T], unit: str) -> tuple[list[T], int]:

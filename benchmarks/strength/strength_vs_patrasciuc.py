@@ -37,6 +37,7 @@ from typing import Any
 
 from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
 from benchmarks.strength._peer_games import move_times, note_without_numba, time_lines
+from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
@@ -77,11 +78,12 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     done: list[Any] = []
     interrupted = False
     call = (args.seed, spec, args.opponent, args.permutations, args.iterations)
+    progress = Progress(args.bummerl, "Bummerls")
     try:
         if args.jobs <= 1:
             for b in range(args.bummerl):
                 done.append(_bummerl(args.source, b, *call))
-                _progress(len(done), args.bummerl, start)
+                progress.step()
         else:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 futures = [
@@ -89,10 +91,10 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
                 ]
                 for future in futures:
                     done.append(future.result())
-                    _progress(len(done), args.bummerl, start)
+                    progress.step()
     except KeyboardInterrupt:
         interrupted = True
-    print(file=sys.stderr)
+    progress.end()
     bummerls = [b for pair in done for b in pair]
     return summarize(
         bummerls,
@@ -102,11 +104,6 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
     )
-
-
-def _progress(done: int, total: int, start: float) -> None:
-    elapsed = time.perf_counter() - start
-    print(f"\r{done}/{total} Bummerls, {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
 
 
 def summarize(

@@ -58,6 +58,7 @@ from benchmarks.strength._peer_adapter import (
 )
 from benchmarks.strength._peer_bummerl import bummerl_figures, bummerl_report, play_bummerl
 from benchmarks.strength._peer_games import Game, move_times, note_without_numba, time_lines
+from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.rng import Seed
 from sixtysix.plugins.manager import get_registry
@@ -118,11 +119,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         units, unit, fn = args.bummerl, "Bummerls", play_bummerl
     else:
         units, unit, fn = args.deals, "deals", play_deal
+    progress = Progress(units, unit)
     try:
         if jobs == 1:
             for d in range(units):
                 done.append(fn(d, args.seed, spec, args.samples, args.depth, args.told))
-                _progress(len(done), units, unit, start)
+                progress.step()
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 futures = [
@@ -131,10 +133,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 ]
                 for future in futures:
                     done.append(future.result())
-                    _progress(len(done), units, unit, start)
+                    progress.step()
     except KeyboardInterrupt:
         interrupted = True
-    print(file=sys.stderr)
+    progress.end()
     seconds = time.perf_counter() - start
     if not args.bummerl:
         games = [g for pair in done for g in pair]
@@ -144,11 +146,6 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     data["deals"] = sum(max(len(a.games), len(b.games)) for a, b in done)
     data["bummerls"] = bummerl_figures(bummerls, judged=not args.told)
     return data
-
-
-def _progress(done: int, total: int, unit: str, start: float) -> None:
-    elapsed = time.perf_counter() - start
-    print(f"\r{done}/{total} {unit}, {elapsed:.0f} s", end="", file=sys.stderr, flush=True)
 
 
 def summarize(

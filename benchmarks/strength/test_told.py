@@ -142,7 +142,9 @@ def test_told_hand_reports_the_duel_s_own_figures(
     """told_hand.py plays the duel's own games (in deals or in matches): a bot that ignores
     the told hand scores exactly what ``sixtysix duel`` gives it, in the same words."""
     assert told_hand.main(["schnapsen", "heuristic", "random", unit, "3", "--seed", "4"]) == 0
-    line = capsys.readouterr().out
+    captured = capsys.readouterr()
+    line = captured.out
+    assert f"\r3/3 {unit[2:]}, " in captured.err  # the run said how far it was
     plain = [Contestant("heuristic", HeuristicBot), Contestant("random", RandomBot)]
     if unit == "--matches":
         summary = summarize_matches(

@@ -18,6 +18,7 @@ import argparse
 import sys
 import time
 
+from benchmarks.strength._progress import counted
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
 from sixtysix.core.rng import Seed
@@ -78,9 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         done: list[DuelMatch] = []
         try:
-            done.extend(
-                iter_matches(variant, [expert, rival], Seed(args.seed), args.matches, args.jobs)
-            )
+            found = iter_matches(variant, [expert, rival], Seed(args.seed), args.matches, args.jobs)
+            done.extend(counted(found, args.matches, f"matches at effort {effort:g}"))
         except KeyboardInterrupt:
             print(f"interrupted: {len(done)} matches at effort {effort:g}", file=sys.stderr)
             if done:
