@@ -6,7 +6,7 @@ at every decision of seat 0 that has more than one legal action, the expert at e
 differs. Effort 1 under another seed is the control: it shows how often the benchmark level
 disagrees with itself by the luck of its sampled deals, so a rate at effort E near the
 control's means the extra deals only steady the choice. Read beside ``time_curve.py``: a move
-that never changes cannot win a Bummerl.
+that never changes cannot win a Bummerl::
 
     python -m benchmarks.strength.effort_agreement schnapsen --deals 30 --effort 1 --effort 8
     python -m benchmarks.strength.effort_agreement 66 --deals 20 --effort 28 --seed 3
@@ -14,10 +14,10 @@ that never changes cannot win a Bummerl.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
+from benchmarks.strength._share import script_parser
 from sixtysix.bots.base import Bot
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
@@ -59,11 +59,7 @@ def unlike(
 
 
 def main(argv: list[str] | None = None) -> int:
-    doc = (__doc__ or "").split("\n\n")
-    parser = argparse.ArgumentParser(
-        description=doc[0], epilog=doc[-1], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("variant", help="a two-player variant's name or alias")
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--effort", type=float, action="append", help="an effort to ask beside (repeatable; 8)"
     )

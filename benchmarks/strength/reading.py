@@ -10,7 +10,7 @@ defers to instead of the plain heuristic. Each row gives the mean share of the o
 hand that the kept deals put in its hand, and that share less the uniform draws' on the same
 decisions, with 95% intervals over decisions. Told the hand, the share is 100%:
 ``told_hand.py`` says what that is worth in Bummerls, so the two together say how much of it
-a sharper reading could win back.
+a sharper reading could win back::
 
     python -m benchmarks.strength.reading schnapsen --deals 40 --read 3 --read 16
     python -m benchmarks.strength.reading 66 --deals 40 --read 3 --model fitted
@@ -18,11 +18,11 @@ a sharper reading could win back.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Sequence
 
+from benchmarks.strength._share import script_parser
 from sixtysix.bots.base import Bot
 from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.levels import resolve_player
@@ -109,11 +109,7 @@ def _points(estimate: Estimate) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    doc = (__doc__ or "").split("\n\n")
-    parser = argparse.ArgumentParser(
-        description=doc[0], epilog=doc[-1], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("variant", help="a two-player variant's name or alias")
+    parser = script_parser(__doc__)
     parser.add_argument(
         "--read", type=int, action="append", help="deals drawn per deal kept (repeatable; 3)"
     )
