@@ -27,6 +27,7 @@ from sixtysix.bots.base import Bot
 from sixtysix.bots.inference.sampling import Sampler
 from sixtysix.bots.levels import resolve_player
 from sixtysix.bots.players.expert import (
+    EXPERT_BUDGET,
     RANDOM_PRIOR,
     advisor_weights,
     open_two_player,
@@ -44,7 +45,7 @@ from sixtysix.sim.stats import Estimate, mean_of
 #: A bot class and its parameters.
 Spec = tuple[type[Bot], dict[str, str]]
 #: Deals kept per decision, as many as the expert searches.
-SAMPLES = 24
+SAMPLES = EXPERT_BUDGET.samples
 MODELS = ("heuristic", "fitted")
 
 
