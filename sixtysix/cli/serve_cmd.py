@@ -383,8 +383,7 @@ async def _run(
         try:
             return await stop
         finally:
-            ws.close()
-            await ws.wait_closed()
+            await server.close_connections(ws)
     finally:
         if resuming is not None and not resuming.done():
             resuming.cancel()

@@ -90,6 +90,8 @@ log = logging.getLogger("sixtysix.server")
 #: Seconds a peer has to answer a close before the connection is dropped (a client still
 #: pushing a 10 MB frame never answers).
 CLOSE_TIMEOUT = 3.0
+#: Seconds a stop waits for the connections to close before it cuts those still open.
+STOP_CONNECTIONS = CLOSE_TIMEOUT + 1.0
 #: Threads writing table files at once: a disk takes many fsyncs together about as fast as one.
 WRITERS = 32
 #: Connections waiting to be accepted (many clients reconnect at once after a restart).
@@ -151,6 +153,8 @@ class TableServer:
         self.clients: dict[str, dict[int, Client]] = {}
         self.wakers: dict[str, asyncio.Event] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        #: Every connection past its opening handshake, until its handler returns.
+        self.live: set[Client] = set()
         self.problems: list[str] = []
         #: The threads that write table files, apart from the bots' threads.
         self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="sixtysix-table-file")
@@ -601,6 +605,7 @@ class TableServer:
     async def handle(self, ws: ServerConnection) -> None:
         """One connection, from its first message to its close."""
         client = Client(ws)
+        self.live.add(client)
         try:
             await self._handle(client)
         except WireError as exc:
@@ -615,6 +620,7 @@ class TableServer:
             await client.flush_and_close(wire.CLOSE_ERROR, reason)
         finally:
             client.stop()
+            self.live.discard(client)
 
     async def _handle(self, client: Client) -> None:
         ws = client.ws
@@ -1053,6 +1059,19 @@ class TableServer:
             logger=logging.getLogger("sixtysix.server.websockets"),
         )
 
+    async def close_connections(self, ws: WsServer) -> None:
+        """Stop listening and close every connection. A close waits behind whatever its peer
+        has not read, so a peer that stops reading would hold the stop for ever: connections
+        still open after :data:`STOP_CONNECTIONS` are cut, and the stop goes on (the tables are
+        saved by :meth:`stop` whatever their connections do)."""
+        ws.close()
+        if await _ended_within(ws.wait_closed(), STOP_CONNECTIONS):
+            return
+        for client in list(self.live):
+            client.ws.transport.abort()
+        if not await _ended_within(ws.wait_closed(), STOP_CONNECTIONS):
+            log.warning("%d connections had not ended when the server stopped", len(self.live))
+
     async def stop(self) -> None:
         for task in list(self.tasks):
             task.cancel()
@@ -1065,6 +1084,15 @@ class TableServer:
         self.readers.shutdown(wait=False, cancel_futures=True)
         self.bots.close()
         self.program_waits.close()
+
+
+async def _ended_within(waiting: Awaitable[None], seconds: float) -> bool:
+    """Whether ``waiting`` ended within ``seconds`` (it is cancelled if not)."""
+    try:
+        await asyncio.wait_for(waiting, seconds)
+    except TimeoutError:
+        return False
+    return True
 
 
 def _age(created_at: str) -> float:

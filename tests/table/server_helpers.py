@@ -61,8 +61,7 @@ async def running(
     try:
         yield f"ws://127.0.0.1:{port}", server
     finally:
-        ws.close()
-        await ws.wait_closed()
+        await server.close_connections(ws)
         await server.stop()
 
 

@@ -8,11 +8,15 @@ import asyncio
 import json
 import shlex
 import signal
+import socket
 import time
 from pathlib import Path
 
+from sixtysix.table import wire
+from sixtysix.table.server import STOP_CONNECTIONS
+from sixtysix.table.settings import Settings
 from tests.protocol.scripts import gone, misbehaving, write_player
-from tests.table.server_helpers import create, free_port, request
+from tests.table.server_helpers import OPERATOR, Conn, P, create, free_port, join, request, running
 from tests.table.test_server_restart import serving
 
 #: A budget no move finishes in this test's lifetime.
@@ -118,5 +122,43 @@ def test_ctrl_c_stops_a_server_whose_programs_never_answer(tmp_path: Path) -> No
         assert "Traceback" not in said
         for pid in pids.read_text().split():
             assert gone(int(pid)), f"program {pid} outlived the server"
+
+    asyncio.run(main())
+
+
+def test_a_stop_cuts_a_person_who_stopped_reading(tmp_path: Path) -> None:
+    """A peer that stops reading holds a WebSocket close (its frame waits behind all the peer
+    has not read; the library's keep-alive cut it after 20 s): the stop cuts such a connection
+    after :data:`STOP_CONNECTIONS` and saves the table all the same."""
+
+    async def main() -> None:
+        quick_chat = Settings(operator_token=OPERATOR, chat_every=1e-6, chat_burst=1_000_000)
+        start = 0.0
+        async with running(tmp_path, settings=quick_chat) as (url, server):
+            table = await create(url, "66", ["human", "human"], seed=3)
+            ayse, _ = await join(url, table, "ayse")
+            port = int(url.rsplit(":", 1)[1])
+            mute = socket.socket()  # a small window: little fills it
+            mute.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            mute.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(mute, ("127.0.0.1", port))
+            mehmet = await Conn.open(url, sock=mute)
+            await mehmet.send({"type": "join", "protocol": P, "table": table, "name": "mehmet"})
+            assert (await mehmet.expect("welcome"))["type"] == "welcome"
+            sending = server.clients[table][1]
+            sock = sending.ws.transport.get_extra_info("socket")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            mehmet.ws.transport.pause_reading()  # mehmet stops reading
+            reading = asyncio.create_task(ayse.closed(timeout=120))
+            text = "x" * wire.MAX_CHAT
+            while sending.queue.qsize() < 20:  # his messages wait at the server: it is stuck
+                await ayse.send({"type": "chat", "text": text})
+                await asyncio.sleep(0)
+            start = time.monotonic()
+        took = time.monotonic() - start
+        assert took < STOP_CONNECTIONS + 3.0, f"stopped after {took:.2f} s"
+        reading.cancel()
+        saved = json.loads((tmp_path / "tables" / f"{table}.json").read_text())
+        assert saved["record"]["deals"]
 
     asyncio.run(main())
