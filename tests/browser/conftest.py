@@ -80,6 +80,16 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> int:
     return code
 
 
+def _dump_stacks(proc: subprocess.Popen[bytes]) -> None:
+    """Have a stuck server write every thread's stack to its log (``PYTHONFAULTHANDLER``
+    answers SIGABRT so), so that a stop that hangs says where."""
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGABRT)
+    until = time.monotonic() + 5.0
+    while not _ended(proc) and time.monotonic() < until:
+        time.sleep(0.05)
+
+
 @atexit.register
 def _kill_leftovers() -> None:
     for proc in list(_live):
@@ -151,6 +161,7 @@ class WebServer:
         deadline = time.monotonic() + STOP_WITHIN
         while not _ended(proc):
             if time.monotonic() > deadline:
+                _dump_stacks(proc)
                 _kill_group(proc)
                 pytest.fail(f"sixtysix serve did not stop within {STOP_WITHIN} s:\n{self.log()}")
             time.sleep(0.05)
@@ -165,6 +176,7 @@ class WebServer:
         offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         env = server_env(self.home)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env["PYTHONFAULTHANDLER"] = "1"  # a hung stop's stacks, on SIGABRT (_dump_stacks)
         command = [
             *(sys.executable, "-m", "sixtysix", "serve", "--host", "127.0.0.1"),
             *("--port", str(self.port), "--data", str(self.data), "--lang", "en"),
