@@ -129,7 +129,8 @@ def test_ctrl_c_stops_a_server_whose_programs_never_answer(tmp_path: Path) -> No
 def test_a_stop_cuts_a_person_who_stopped_reading(tmp_path: Path) -> None:
     """A peer that stops reading holds a WebSocket close (its frame waits behind all the peer
     has not read; the library's keep-alive cut it after 20 s): the stop cuts such a connection
-    after :data:`STOP_CONNECTIONS` and saves the table all the same."""
+    after :data:`STOP_CONNECTIONS`, so that its handler returns and the table's file holds the
+    table's last version."""
 
     async def main() -> None:
         quick_chat = Settings(operator_token=OPERATOR, chat_every=1e-6, chat_burst=1_000_000)
@@ -158,6 +159,8 @@ def test_a_stop_cuts_a_person_who_stopped_reading(tmp_path: Path) -> None:
         took = time.monotonic() - start
         assert took < STOP_CONNECTIONS + 3.0, f"stopped after {took:.2f} s"
         reading.cancel()
+        assert not server.live  # his handler was cut loose, not left waiting
+        assert server.saved[table] == server.tables[table].version and not server.unsaved
         saved = json.loads((tmp_path / "tables" / f"{table}.json").read_text())
         assert saved["record"]["deals"]
 
