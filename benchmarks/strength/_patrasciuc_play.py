@@ -7,7 +7,8 @@ hands, trump card and talon order as our :class:`~sixtysix.core.deal.DealSetup`)
 legal actions of theirs in both and compares, at every step, whose turn it is and the legal
 actions (ours less the one difference of :func:`unmarried_leads`, counted apart), at the end
 the winner and the game points; at every step it also builds the adapter's view of the seat to
-act from their player's view and compares it with our engine's own view of that seat.
+act from their player's view and compares it with our engine's own view of that seat, and the
+hand ``--told`` would tell that seat with our engine's hand of its opponent.
 
 :func:`play_bummerl` plays one Bummerl twice in their engine, our bot against theirs: deal
 ``k`` of both from one shuffle with the same dealer seat, our bot in seat ONE in the first and
@@ -16,7 +17,9 @@ Bummerls last. The dealer alternates, seat ONE leading deal 0. Every player sees
 ``next_player_view()`` and the Bummerl's score, as in their own evaluation harness
 (``src/ai/eval/eval.py``). Their players draw from Python's ``random`` and their compiled
 search from the C library's ``rand`` (seeded from the clock when loaded); both are seeded
-from ``--seed`` before every deal, so a run is reproducible.
+from ``--seed`` before every deal, so a run is reproducible. With ``told`` (a yardstick, never a
+player) our bot is told the opponent's hand, read from their engine's full state, before each
+of its decisions (``_told.py``): what knowing it would add against their player.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from model.player_action import get_available_actions
 from model.player_id import PlayerId
 from model.player_pair import PlayerPair
 
+from benchmarks.strength import _told
 from benchmarks.strength._patrasciuc_adapter import (
     PID,
     SEAT,
@@ -55,6 +59,7 @@ from benchmarks.strength._patrasciuc_rules import BUMMERL, patrasciuc_variant, u
 from benchmarks.strength._peer_games import Bummerl, Game
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
+from sixtysix.core.cards import mask_of
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
@@ -152,6 +157,13 @@ def our_setup(state: GameState, dealer: PlayerId) -> DealSetup:
     )
 
 
+def opponent_hand(state: GameState, pid: PlayerId) -> int:
+    """``pid``'s hand in their full state, as our card mask (their hand keeps a card led to
+    the current trick until the trick is over; ours does not)."""
+    led = state.current_trick[pid]
+    return mask_of(ours(c) for c in state.cards_in_hand[pid] if c != led)
+
+
 def unseen_exchange(built: View, truth: View) -> bool:
     """Whether the views differ only by the opponent's exchange before the deal's first lead,
     missing from the adapter's history when a trump marriage explains the exchanged card."""
@@ -192,6 +204,8 @@ def lockstep(deals: int, seed: int) -> Lockstep:
                 names = sorted(str(ACTIONS[a]) for a in mapped ^ (ours_legal - extra))
                 out.differ("legal", f"{where} step {out.steps}: only one engine has {names}")
                 break
+            if opponent_hand(theirs, PID[1 - seat]) != state.hands[1 - seat]:
+                out.differ("told", f"{where} step {out.steps}: the opponent's hand differs")
             view = theirs.next_player_view()
             tracker = trackers[seat]
             tracker.observe(view)
@@ -239,9 +253,18 @@ def lockstep(deals: int, seed: int) -> Lockstep:
 
 
 def play_bummerl(
-    bummerl: int, seed: int, spec: str, opponent: str, permutations: int, iterations: int
+    bummerl: int,
+    seed: int,
+    spec: str,
+    opponent: str,
+    permutations: int,
+    iterations: int,
+    told: bool = False,
 ) -> tuple[Bummerl, Bummerl]:
-    """Bummerl ``bummerl`` twice from the same shuffles, our bot in seat ONE, then TWO."""
+    """Bummerl ``bummerl`` twice from the same shuffles, our bot in seat ONE, then TWO
+    (``told``: our bot told the opponent's hand before each decision, a yardstick)."""
+    if told:
+        _told.install()
     variant = patrasciuc_variant()
     _, cls, params = resolve_player(spec, get_registry(), seats=2)
     dealing = random.Random(f"{seed}/bummerl/{bummerl}/shuffles")
@@ -267,9 +290,12 @@ def play_bummerl(
                 pid = state.next_player
                 player = players[SEAT[pid]]
                 view = state.next_player_view()
+                if told and player is mine:
+                    _told.tell(opponent_hand(state, PID[1 - our_seat]))
                 begin = time.perf_counter()
                 with quiet():
                     action = player.request_next_action(view, PlayerPair(score.one, score.two))
+                _told.tell(None)
                 if player is other:
                     their_times.append(time.perf_counter() - begin)
                 if action not in get_available_actions(state):

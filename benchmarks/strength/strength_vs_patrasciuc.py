@@ -22,7 +22,9 @@ its own, then name the checkout with ``--source``::
 (``--check``, 200 deals) and refuses to run if it finds a difference. Run with ``python -O``:
 their engine validates every state and their MCTS formats every permutation's scores
 otherwise (slower, same games). How the rules are matched, and the one rule no option of ours
-expresses, is in ``_patrasciuc_adapter.py``'s module doc.
+expresses, is in ``_patrasciuc_adapter.py``'s module doc. ``--told`` is a yardstick, not a
+player: our bot is told the opponent's hand before each decision (``_told.py``), which bounds
+what reading that hand could add against their player.
 """
 
 from __future__ import annotations
@@ -54,12 +56,13 @@ def _bummerl(
     opponent: str,
     permutations: int,
     iterations: int,
+    told: bool,
 ) -> Any:
     """One Bummerl's two seatings, in a worker (their packages imported there)."""
     use_source(source)
     from benchmarks.strength._patrasciuc_play import play_bummerl
 
-    return play_bummerl(bummerl, seed, spec, opponent, permutations, iterations)
+    return play_bummerl(bummerl, seed, spec, opponent, permutations, iterations, told)
 
 
 def run_lockstep(args: argparse.Namespace, deals: int) -> dict[str, Any]:
@@ -77,7 +80,7 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     done: list[Any] = []
     interrupted = False
-    call = (args.seed, spec, args.opponent, args.permutations, args.iterations)
+    call = (args.seed, spec, args.opponent, args.permutations, args.iterations, args.told)
     progress = Progress(args.bummerl, "Bummerls")
     try:
         if args.jobs <= 1:
@@ -98,7 +101,7 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     bummerls = [b for pair in done for b in pair]
     return summarize(
         bummerls,
-        ours=spec,
+        ours=f"{spec}, told the opponent's hand" if args.told else spec,
         opponent=describe(args.opponent, args.permutations, args.iterations),
         seed=args.seed,
         seconds=time.perf_counter() - start,
@@ -189,6 +192,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="expert", help="our bot spec or @level")
     parser.add_argument("--permutations", type=int, default=None, help="their MCTS's (150)")
     parser.add_argument("--iterations", type=int, default=None, help="per permutation (667)")
+    parser.add_argument(
+        "--told",
+        action="store_true",
+        help="a yardstick: tell our bot the opponent's hand before each decision",
+    )
     parser.add_argument("--check", type=int, default=CHECK_DEALS, help="lockstep before")
     parser.add_argument("--seed", type=int, default=1, help="seed of the shuffles and bots")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
