@@ -13,7 +13,9 @@ hand ``--told`` would tell that seat with our engine's hand of its opponent.
 :func:`play_bummerl` plays one Bummerl twice in their engine, our bot against theirs: deal
 ``k`` of both from one shuffle with the same dealer seat, our bot in seat ONE in the first and
 in seat TWO in the second, so each bot gets the other's cards and lead, for as long as both
-Bummerls last. The dealer alternates, seat ONE leading deal 0. Every player sees only
+Bummerls last (``opponent`` ``bot:SPEC``: one of our bots plays the other seat, through the
+same adapter, which tells what their engine and the adapter do to our bots). The dealer
+alternates, seat ONE leading deal 0. Every player sees only
 ``next_player_view()`` and the Bummerl's score, as in their own evaluation harness
 (``src/ai/eval/eval.py``). Their players draw from Python's ``random`` and their compiled
 search from the C library's ``rand`` (seeded from the clock when loaded); both are seeded
@@ -71,6 +73,10 @@ from sixtysix.plugins.manager import get_registry
 PERMUTATIONS, ITERATIONS = 150, 667
 
 
+#: ``--opponent bot:SPEC``: one of our bots in the other seat too, through the same adapter.
+OURS = "bot:"
+
+
 def their_player(kind: str, pid: PlayerId, permutations: int, iterations: int) -> Player:
     if kind == "heuristic":
         return HeuristicPlayer(pid)
@@ -86,6 +92,8 @@ def their_player(kind: str, pid: PlayerId, permutations: int, iterations: int) -
 
 
 def describe(kind: str, permutations: int, iterations: int) -> str:
+    if kind.startswith(OURS):
+        return f"our {kind.removeprefix(OURS)} through the same adapter"
     if kind == "heuristic":
         return "HeuristicPlayer (default options)"
     return f"CythonMctsPlayer({permutations} permutations x {iterations} iterations, not cheating)"
@@ -272,7 +280,8 @@ def play_bummerl(
     played = []
     for g, ours_first in enumerate((True, False)):
         our_seat = 0 if ours_first else 1
-        other = their_player(opponent, PID[1 - our_seat], permutations, iterations)
+        if not opponent.startswith(OURS):
+            other = their_player(opponent, PID[1 - our_seat], permutations, iterations)
         score = PlayerPair(0, 0)
         games: list[Game] = []
         while max(score.one, score.two) < BUMMERL:
@@ -282,6 +291,13 @@ def play_bummerl(
             dealer = PID[1 - k % 2]  # seat ONE leads deal 0
             bot = cls(our_seat, Seed(seed).child(("patrasciuc", bummerl, g, k)), params)
             mine = SixtySixPlayer(bot, variant, our_seat, k)
+            if opponent.startswith(OURS):
+                _, other_cls, other_params = resolve_player(
+                    opponent.removeprefix(OURS), get_registry(), seats=2
+                )
+                rival_seed = Seed(seed).child(("patrasciuc/rival", bummerl, g, k))
+                rival = other_cls(1 - our_seat, rival_seed, other_params)
+                other = SixtySixPlayer(rival, variant, 1 - our_seat, k)
             players = (mine, other) if ours_first else (other, mine)
             seed_their_randomness(f"{seed}/bummerl/{bummerl}/{g}/{k}")
             state = GameState.new(dealer=dealer, random_seed=shuffles[k])

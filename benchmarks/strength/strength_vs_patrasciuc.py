@@ -41,6 +41,7 @@ from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
 from benchmarks.strength._peer_games import move_times, note_without_numba, time_lines
 from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
+from sixtysix.core.errors import SixtySixError
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
 
@@ -75,7 +76,6 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     from benchmarks.strength._patrasciuc_play import describe
 
     spec = args.bot
-    resolve_player(spec, get_registry(), seats=2)  # a clear error now rather than in a worker
     note_without_numba()
     start = time.perf_counter()
     done: list[Any] = []
@@ -188,7 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", required=True, help="their checkout (or its src)")
     parser.add_argument("--lockstep", type=int, default=0, metavar="N", help="check N deals")
     parser.add_argument("--bummerl", type=int, default=0, metavar="N", help="play N Bummerls")
-    parser.add_argument("--opponent", choices=("mcts", "heuristic"), default="mcts")
+    parser.add_argument(
+        "--opponent",
+        default="mcts",
+        metavar="mcts|heuristic|bot:SPEC",
+        help="their MCTS (default) or heuristic player, or one of our bots through the adapter",
+    )
     parser.add_argument("--bot", default="expert", help="our bot spec or @level")
     parser.add_argument("--permutations", type=int, default=None, help="their MCTS's (150)")
     parser.add_argument("--iterations", type=int, default=None, help="per permutation (667)")
@@ -204,6 +209,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lockstep < 0 or args.bummerl < 0 or not (args.lockstep or args.bummerl):
         parser.error("give --lockstep N and/or --bummerl N")
+    if not args.opponent.startswith("bot:") and args.opponent not in ("mcts", "heuristic"):
+        parser.error("--opponent: mcts, heuristic or bot:SPEC")
+    for flag, spec in (("--bot", args.bot), ("--opponent", args.opponent)):
+        try:
+            if flag == "--bot" or spec.startswith("bot:"):
+                resolve_player(spec.removeprefix("bot:"), get_registry(), seats=2)
+        except SixtySixError as exc:
+            parser.error(f"{flag}: {exc}")
     use_source(args.source)
     from benchmarks.strength._patrasciuc_play import ITERATIONS, PERMUTATIONS
 

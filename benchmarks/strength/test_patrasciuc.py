@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.strength import strength_vs_patrasciuc
 from benchmarks.strength._patrasciuc_rules import (
     PATRASCIUC_RULES,
     patrasciuc_variant,
@@ -47,3 +48,22 @@ def test_source_dir_names_a_checkout(tmp_path: Path) -> None:
     assert source_dir(tmp_path / "src") == tmp_path / "src"
     with pytest.raises(SystemExit):
         source_dir(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--opponent", "foo"],
+        ["--opponent", "bot:nope"],
+        ["--opponent", "bot:expert:zz=1"],
+        ["--bot", "expert:zz=1"],
+    ],
+)
+def test_an_unknown_player_is_refused_before_their_code_is_looked_for(
+    flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        strength_vs_patrasciuc.main(["--source", "/nowhere", "--bummerl", "1", *flags])
+    assert exit_.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert ": error: --" in last
