@@ -7,6 +7,10 @@ published MCTS players of Schnapsen value each sampled deal; the expert offers i
 its one-trick alpha-beta while the talon is open (:meth:`sixtysix.bots.compiled.CompiledSearch.
 mcts_values`). The rules walked are those of :mod:`sixtysix.compiled.rules`; the random numbers
 come from a xorshift generator seeded by the caller, so a seeded expert stays reproducible.
+
+:func:`_solver` is cpatrasciuc's variant: each iteration keeps its whole play-out in the tree,
+and a node whose every child is solved is solved at their minimax, so the last tricks of a deal
+are searched exactly and a solved root stops the search.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from typing import Any
 import numpy as np
 
 from sixtysix.compiled.jit import jit
-from sixtysix.compiled.layout import RUNNING, TOACT
+from sixtysix.compiled.layout import H0, H1, RUNNING, TLEN, TOACT, TPOS
 from sixtysix.compiled.rules import _apply, _legal, _settle
+from sixtysix.core.cards import NUM_CARDS
 
 #: Most legal actions a two-player position has (cards, marriages, exchange, close, claim).
 MAX_ACTIONS = 32
@@ -145,3 +150,153 @@ def _uct(
         out_final[i] = ended[c] if c >= 0 else False
         out_values[i] = total[c] / visits[c] if c >= 0 and visits[c] > 0 else 0.0
     return n
+
+
+#: Most legal actions the solver keeps a node room for (a two-player position has at most
+#: six cards, three marriages, the exchange, the close and a claim).
+WIDTH = 16
+
+
+@jit
+def _steps_left(s: Any) -> int:
+    """More steps than the deal in ``s`` can still take: a card each, and room for marriages,
+    an exchange, a close and claims."""
+    left = 8 + max(0, int(s[TLEN] - s[TPOS]) + 1)
+    for c in range(NUM_CARDS):
+        left += int((s[H0] >> c) & 1) + int((s[H1] >> c) & 1)
+    return left
+
+
+@jit
+def _solver(
+    s: Any,
+    k: Any,
+    me: int,
+    iterations: int,
+    exploration: float,
+    seed: int,
+    out_values: Any,
+    out_actions: Any,
+    out_final: Any,
+) -> int:
+    """``iterations`` iterations of a solving UCT from ``s``: each adds its whole random
+    play-out to the tree, and a node whose children are all solved is solved at their
+    minimax value (cpatrasciuc's MCTS). Each root action's value for ``me`` (its minimax if
+    solved, else its mean) into ``out_values``; returns how many root actions, negated once
+    the root itself is solved (every value exact)."""
+    acts = np.empty(MAX_ACTIONS, dtype=np.int64)
+    first = _legal(s, k, acts)
+    runs = max(iterations, first)
+    plies = _steps_left(s)
+    size = runs * plies + 1
+    legal = np.empty((size, WIDTH), dtype=np.int64)
+    child = np.empty((size, WIDTH), dtype=np.int64)
+    count = np.zeros(size, dtype=np.int64)
+    grown = np.zeros(size, dtype=np.int64)
+    actor = np.zeros(size, dtype=np.int64)
+    visits = np.zeros(size, dtype=np.int64)
+    total = np.zeros(size, dtype=np.float64)
+    ended = np.zeros(size, dtype=np.bool_)
+    solved = np.zeros(size, dtype=np.bool_)
+    worth = np.zeros(size, dtype=np.float64)
+    path = np.empty(plies + 2, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) | np.uint64(1)
+
+    if first > WIDTH:
+        raise ValueError("more legal actions than the solver's nodes have room for")
+    count[0] = first
+    legal[0, :first] = acts[:first]
+    child[0, :first] = -1
+    actor[0] = s[TOACT]
+    nodes = 1
+    for _ in range(runs):
+        if solved[0] or nodes + plies + 1 > size:
+            break
+        st = s.copy()
+        node = 0
+        depth = 0
+        path[0] = 0
+        # Down the tree by the bound, among unsolved children, while every child exists.
+        while grown[node] == count[node]:
+            best = -1
+            top = -1e300
+            mine = actor[node] == me
+            log_n = math.log(visits[node] + 1.0)
+            for i in range(count[node]):
+                c = child[node, i]
+                if solved[c]:
+                    continue
+                q = total[c] / visits[c] / SCALE
+                if not mine:
+                    q = -q
+                bound = q + exploration * math.sqrt(log_n / visits[c])
+                if bound > top:
+                    top = bound
+                    best = i
+            _apply(st, k, legal[node, best])
+            node = child[node, best]
+            depth += 1
+            path[depth] = node
+        # One new child at random, then the rest of a random play-out, every node kept.
+        while True:
+            pick = grown[node] + _next(rng) % (count[node] - grown[node])
+            a = legal[node, pick]
+            legal[node, pick] = legal[node, grown[node]]
+            legal[node, grown[node]] = a
+            slot = grown[node]
+            grown[node] += 1
+            code = _apply(st, k, a)
+            new = nodes
+            nodes += 1
+            child[node, slot] = new
+            depth += 1
+            path[depth] = new
+            node = new
+            if code != RUNNING:
+                ended[new] = True
+                solved[new] = True
+                worth[new] = float(_settle(st, k, code, me))
+                break
+            n = _legal(st, k, acts)
+            if n > WIDTH:
+                raise ValueError("more legal actions than the solver's nodes have room for")
+            legal[new, :n] = acts[:n]
+            count[new] = n
+            child[new, :n] = -1
+            actor[new] = st[TOACT]
+        value = worth[node]
+        for d in range(depth + 1):
+            visits[path[d]] += 1
+            total[path[d]] += value
+        # Solve upwards while every child of a node is solved.
+        for d in range(depth - 1, -1, -1):
+            p = path[d]
+            if grown[p] < count[p]:
+                break
+            mine = actor[p] == me
+            best_value = -1e300 if mine else 1e300
+            done = True
+            for i in range(count[p]):
+                c = child[p, i]
+                if not solved[c]:
+                    done = False
+                    break
+                if (mine and worth[c] > best_value) or (not mine and worth[c] < best_value):
+                    best_value = worth[c]
+            if not done:
+                break
+            solved[p] = True
+            worth[p] = best_value
+    n = int(count[0])
+    for i in range(n):
+        c = child[0, i]
+        out_actions[i] = legal[0, i]
+        out_final[i] = ended[c] if c >= 0 else False
+        if c < 0:
+            out_values[i] = 0.0
+        elif solved[c]:
+            out_values[i] = worth[c]
+        else:
+            out_values[i] = total[c] / visits[c]
+    return -n if solved[0] else n

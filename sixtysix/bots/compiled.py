@@ -207,12 +207,15 @@ class CompiledSearch:
         self.nodes += int(nodes)
         return self._found(n, depth == EXACT)
 
-    def mcts_values(self, state: DealState, seat: int, iterations: int, seed: int) -> SearchResult:
+    def mcts_values(
+        self, state: DealState, seat: int, iterations: int, seed: int, solver: bool = False
+    ) -> SearchResult:
         """Each legal action's mean value for ``seat`` after ``iterations`` iterations of UCT
         on ``state`` face up, played out at random (:mod:`sixtysix.bots._mcts_kernels`);
-        ``seed`` drives the play-outs. Never exact."""
+        ``seed`` drives the play-outs. ``solver``: every play-out is kept in the tree and
+        solved subtrees count at their minimax value, exact once the root is solved."""
         mcts = _mcts_kernels()
-        n = mcts._uct(
+        n = (mcts._solver if solver else mcts._uct)(
             pack(state),
             self.knobs,
             seat,
@@ -224,7 +227,7 @@ class CompiledSearch:
             self._final,
         )
         self.nodes += max(1, iterations)
-        return self._found(n, False)
+        return self._found(abs(n), n < 0)
 
     def _found(self, n: int, exact: bool) -> SearchResult:
         """The result a kernel left in the first ``n`` entries of the output arrays."""

@@ -714,6 +714,7 @@ def test_more_effort_values_each_move_on_more_deals() -> None:
         ("mcts", "-1"),
         ("mcts", str(MAX_TREE + 1)),
         ("mcts", "many"),
+        ("solver", "2"),
     ],
 )
 def test_an_absurd_presumption_or_tree_is_refused_in_one_line(name: str, value: str) -> None:

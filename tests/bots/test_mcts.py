@@ -7,7 +7,8 @@ import pytest
 
 from sixtysix.bots.compiled import CompiledSearch
 from sixtysix.bots.compiled import available as compiled_available
-from sixtysix.bots.players.expert import MAX_TREE, ExpertBot
+from sixtysix.bots.players.expert import MAX_SOLVER_TREE, MAX_TREE, ExpertBot
+from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
 from sixtysix.testing.bot_checks import check_bot_view_only
@@ -52,6 +53,47 @@ def test_the_tree_finds_the_exact_best_action_of_a_small_endgame(name: str) -> N
     assert checked >= 5
 
 
+@pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
+def test_the_solver_values_an_endgame_exactly_once_its_root_is_solved(name: str) -> None:
+    """Every line of four cards each played out, the solver's values are the alpha-beta's."""
+    search = search_for(name)
+    checked = 0
+    for seed in range(1, 12):
+        state = endgame(name, seed, 4)
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        seat = state.to_act
+        exact = search.action_values(state, seat, 0)
+        solved = search.mcts_values(state, seat, MAX_SOLVER_TREE, seed, solver=True)
+        assert solved.exact
+        assert solved.values == exact.values
+        assert solved.final == exact.final
+        # Too few iterations to play every line: means, not minimax, and not called exact.
+        early = search.mcts_values(state, seat, len(exact.values), seed, solver=True)
+        assert not early.exact
+        assert early.values.keys() == exact.values.keys()
+        checked += 1
+    assert checked >= 5
+
+
+def test_the_solver_is_reproducible_by_its_seed_and_differs_from_the_plain_tree() -> None:
+    search = search_for("schnapsen")
+    variant = make("schnapsen", {})
+    state = variant.new_deal(variant.deal(Seed(7), ("t",), 0))
+    seat = state.to_act
+    first = search.mcts_values(state, seat, 300, 11, solver=True)
+    assert not first.exact
+    assert search.mcts_values(state, seat, 300, 11, solver=True) == first
+    assert search.mcts_values(state, seat, 300, 12, solver=True).values != first.values
+    assert search.mcts_values(state, seat, 300, 11).values != first.values
+
+
+def test_the_solver_refuses_a_tree_too_big_for_its_memory() -> None:
+    with pytest.raises(UnknownBotError, match="at most 5000 with solver=1"):
+        ExpertBot(0, Seed(1), {"mcts": str(MAX_SOLVER_TREE + 1), "solver": "1"})
+    ExpertBot(0, Seed(1), {"mcts": str(MAX_SOLVER_TREE + 1)})
+
+
 def test_an_action_that_ends_the_deal_is_valued_at_its_score() -> None:
     search = search_for("schnapsen")
     for seed in range(1, 30):
@@ -78,10 +120,10 @@ def test_the_tree_is_reproducible_by_its_seed() -> None:
     assert search.mcts_values(state, seat, 300, 12).values != first.values
 
 
-def test_the_expert_with_the_tree_decides_from_its_view_alone() -> None:
-    check_bot_view_only(
-        ExpertBot, make("schnapsen", {}), Seed(6), deals=1, params={"mcts": "50", "samples": "3"}
-    )
+@pytest.mark.parametrize("solver", ["0", "1"])
+def test_the_expert_with_the_tree_decides_from_its_view_alone(solver: str) -> None:
+    params = {"mcts": "50", "samples": "3", "solver": solver}
+    check_bot_view_only(ExpertBot, make("schnapsen", {}), Seed(6), deals=1, params=params)
 
 
 def test_the_expert_grows_trees_while_the_talon_is_open_and_searches_after() -> None:
@@ -92,9 +134,10 @@ def test_the_expert_grows_trees_while_the_talon_is_open_and_searches_after() -> 
     for state, differ in ((opened, True), (strict, False)):
         seat = state.to_act
         found = []
-        for params in (plain, {**plain, "mcts": "400"}):
+        for params in (plain, {**plain, "mcts": "400"}, {**plain, "mcts": "400", "solver": "1"}):
             bot = ExpertBot(seat, Seed(1), params)
             bot.choose(state.view(seat))
             assert bot.last is not None
             found.append(bot.last.values)
         assert (found[0] != found[1]) is differ
+        assert (found[0] != found[2]) is differ

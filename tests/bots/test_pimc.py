@@ -70,6 +70,7 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "presume",
                 "presume_open",
                 "mcts",
+                "solver",
             },
         ),
     ):

@@ -346,6 +346,7 @@ def test_expert_parameters_refused_before_any_move(value: str, text: str) -> Non
         "presume",
         "presume_open",
         "mcts",
+        "solver",
     ):
         for given_value in (value, text):
             spec = f"expert:{name}={given_value}"

@@ -66,7 +66,8 @@ may err (:data:`TIE_MIX`), as a good player keeps the traps open in a lost endin
 **Offered, off by default** (two players, compiled search): ``presume`` values each imagined
 deal against an opponent whose first reply is made from its own view of it
 (:mod:`sixtysix.bots.search.presumed`), and ``mcts`` values open-talon deals by a Monte Carlo
-tree search played out at random (:meth:`CompiledSearch.mcts_values`). Measured alone against
+tree search played out at random (:meth:`CompiledSearch.mcts_values`; with ``solver``, one
+that keeps each play-out and counts solved subtrees at their minimax). Measured alone against
 this expert, neither was better (``docs/benchmarks.md``, "Presumed payoffs and trees within the
 deals").
 """
@@ -136,6 +137,9 @@ MAX_PRESUMED = 256
 #: The most iterations of tree search per imagined deal (``mcts`` parameter): each adds a node
 #: of two 32-action rows (20,000: 10 MB).
 MAX_TREE = 20_000
+#: The most with ``solver``, where an iteration keeps its whole play-out: up to 32 nodes of
+#: two 16-action rows and six counters each (5,000: about 50 MB).
+MAX_SOLVER_TREE = 5_000
 #: Prior probability that the other seat plays at random (two players, compiled search).
 RANDOM_PRIOR = 0.1
 #: The search expects random replies only once that reading is at least this likely: below
@@ -275,6 +279,7 @@ def compiled_estimate(
     presume: int = 0,
     mcts: int = 0,
     presume_open: bool = True,
+    solver: bool = False,
 ) -> SearchEstimate:
     """PIMC with the compiled search.
 
@@ -304,7 +309,8 @@ def compiled_estimate(
     ``presume_open`` false only once the talon is closed or gone. ``mcts``: above
     0 and with the talon open, each deal is valued by that many iterations of a Monte Carlo
     tree search played out at random (:meth:`CompiledSearch.mcts_values`) instead of the
-    alpha-beta to the horizon, unless the opponent's play reads as random.
+    alpha-beta to the horizon, unless the opponent's play reads as random; with ``solver``
+    the tree keeps every play-out and values solved subtrees at their minimax.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -345,7 +351,7 @@ def compiled_estimate(
             if not times:
                 continue
             if tree and mix == 0.0:
-                found = search.mcts_values(deal, seat, mcts, stream.next_word())
+                found = search.mcts_values(deal, seat, mcts, stream.next_word(), solver)
             elif presumption is not None and mix == 0.0:
                 found = presumption.values(deal, per_draw * times)
             else:
@@ -392,6 +398,7 @@ def expert_estimate(
     presume: int = 0,
     mcts: int = 0,
     presume_open: bool = True,
+    solver: bool = False,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -410,8 +417,8 @@ def expert_estimate(
 
     With ``stakes`` every value is a deal's worth in the match (:mod:`sixtysix.bots.search.stakes`)
     instead of its game points. ``candidates``: deals drawn per deal kept when weighing them by
-    the opponent's play (two players; 1: its play is not read). ``presume``, ``mcts`` and
-    ``presume_open``: as in :func:`compiled_estimate`.
+    the opponent's play (two players; 1: its play is not read). ``presume``, ``mcts``,
+    ``presume_open`` and ``solver``: as in :func:`compiled_estimate`.
     """
     sampler = Sampler(view, variant)
     if search is None and use_compiled:
@@ -439,6 +446,7 @@ def expert_estimate(
             presume,
             mcts,
             presume_open,
+            solver,
         )
 
     if players is not None and playouts > 0 and open_two_player(view):
@@ -581,6 +589,11 @@ class ExpertBot(PimcBot):
             " card face up, instead of one trick of alpha-beta and the fitted evaluation (two"
             " players, with numba; default 0: alpha-beta)"
         ),
+        "solver": (
+            "1: the tree of mcts keeps each whole play-out, and a subtree played to every end"
+            " counts at its minimax value instead of its mean (cpatrasciuc's MCTS; mcts at most"
+            f" {MAX_SOLVER_TREE}); default 0: one node an iteration, means"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -631,6 +644,12 @@ class ExpertBot(PimcBot):
         self.presume = int_param(self.params, "presume", 0, low=0, high=MAX_PRESUMED)
         self.mcts = int_param(self.params, "mcts", 0, low=0, high=MAX_TREE)
         self.presume_open = int_param(self.params, "presume_open", 1, low=0, high=1) == 1
+        self.solver = int_param(self.params, "solver", 0, low=0, high=1) == 1
+        if self.solver and self.mcts > MAX_SOLVER_TREE:
+            raise UnknownBotError(
+                f"bot parameter mcts must be at most {MAX_SOLVER_TREE} with solver=1,"
+                f" not {self.mcts}"
+            )
         self._table = Table(
             calls=int_param(
                 self.params,
@@ -671,6 +690,7 @@ class ExpertBot(PimcBot):
             presume=self.presume,
             mcts=self.mcts,
             presume_open=self.presume_open,
+            solver=self.solver,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such
