@@ -5,12 +5,11 @@ each iteration walks down the tree by the upper confidence bound of the seat to 
 node, plays the deal out from there at random and scores it in game points. This is how the
 published MCTS players of Schnapsen value each sampled deal; the expert offers it in place of
 its one-trick alpha-beta while the talon is open (:meth:`sixtysix.bots.compiled.CompiledSearch.
-mcts_values`). The rules walked are those of :mod:`sixtysix.compiled.rules`; the random numbers
-come from a xorshift generator seeded by the caller, so a seeded expert stays reproducible.
-
-:func:`_solver` is cpatrasciuc's variant: each iteration keeps its whole play-out in the tree,
-and a node whose every child is solved is solved at their minimax, so the last tricks of a deal
-are searched exactly and a solved root stops the search.
+mcts_values`). With ``solve``, as cpatrasciuc's MCTS does, each iteration keeps its whole
+play-out in the tree and a node whose every child is solved is solved at their minimax, so the
+last tricks of a deal are searched exactly and a solved root stops the search. The rules walked
+are those of :mod:`sixtysix.compiled.rules`; the random numbers come from a xorshift generator
+seeded by the caller, so a seeded expert stays reproducible.
 """
 
 from __future__ import annotations
@@ -27,6 +26,9 @@ from sixtysix.core.cards import NUM_CARDS
 
 #: Most legal actions a two-player position has (cards, marriages, exchange, close, claim).
 MAX_ACTIONS = 32
+#: Most legal actions a node of the tree keeps room for (a two-player position has at most six
+#: cards, three marriages, the exchange, the close and a claim).
+WIDTH = 16
 #: Game points a deal is worth at most either way: rewards are divided by it for the bound.
 SCALE = 3.0
 #: The weight of the bound's exploration term on rewards so scaled (UCB1's square root of two).
@@ -55,109 +57,6 @@ def _playout(s: Any, k: Any, me: int, rng: Any, acts: Any) -> float:
 
 
 @jit
-def _uct(
-    s: Any,
-    k: Any,
-    me: int,
-    iterations: int,
-    exploration: float,
-    seed: int,
-    out_values: Any,
-    out_actions: Any,
-    out_final: Any,
-) -> int:
-    """``iterations`` iterations of UCT from ``s`` (at least one per root action): each root
-    action's mean reward for ``me`` into ``out_values``, its action into ``out_actions``,
-    whether it ends the deal at once into ``out_final``; returns how many root actions."""
-    acts = np.empty(MAX_ACTIONS, dtype=np.int64)
-    first = _legal(s, k, acts)
-    runs = max(iterations, first)
-    # Each iteration adds at most one node.
-    size = runs + 1
-    legal = np.empty((size, MAX_ACTIONS), dtype=np.int64)
-    count = np.zeros(size, dtype=np.int64)
-    grown = np.zeros(size, dtype=np.int64)
-    child = np.full((size, MAX_ACTIONS), -1, dtype=np.int64)
-    actor = np.zeros(size, dtype=np.int64)
-    visits = np.zeros(size, dtype=np.int64)
-    total = np.zeros(size, dtype=np.float64)
-    ended = np.zeros(size, dtype=np.bool_)
-    worth = np.zeros(size, dtype=np.float64)
-    path = np.empty(size, dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) | np.uint64(1)
-
-    count[0] = first
-    legal[0, :first] = acts[:first]
-    actor[0] = s[TOACT]
-    nodes = 1
-    for _ in range(runs):
-        st = s.copy()
-        node = 0
-        depth = 0
-        path[0] = 0
-        value = 0.0
-        # Down the tree while every child of the node exists.
-        while not ended[node] and grown[node] == count[node]:
-            best = -1
-            top = -1e300
-            mine = actor[node] == me
-            log_n = math.log(visits[node] + 1.0)
-            for i in range(count[node]):
-                c = child[node, i]
-                q = total[c] / visits[c] / SCALE
-                if not mine:
-                    q = -q
-                bound = q + exploration * math.sqrt(log_n / visits[c])
-                if bound > top:
-                    top = bound
-                    best = i
-            _apply(st, k, legal[node, best])
-            node = child[node, best]
-            depth += 1
-            path[depth] = node
-        if ended[node]:
-            value = worth[node]
-        else:
-            # One new child, chosen at random among those not yet grown.
-            pick = grown[node] + _next(rng) % (count[node] - grown[node])
-            a = legal[node, pick]
-            legal[node, pick] = legal[node, grown[node]]
-            legal[node, grown[node]] = a
-            slot = grown[node]
-            grown[node] += 1
-            code = _apply(st, k, a)
-            new = nodes
-            nodes += 1
-            child[node, slot] = new
-            depth += 1
-            path[depth] = new
-            if code != RUNNING:
-                ended[new] = True
-                worth[new] = float(_settle(st, k, code, me))
-                value = worth[new]
-            else:
-                count[new] = _legal(st, k, legal[new])
-                actor[new] = st[TOACT]
-                value = _playout(st, k, me, rng, acts)
-        for d in range(depth + 1):
-            visits[path[d]] += 1
-            total[path[d]] += value
-    n = int(count[0])
-    for i in range(n):
-        c = child[0, i]
-        out_actions[i] = legal[0, i]
-        out_final[i] = ended[c] if c >= 0 else False
-        out_values[i] = total[c] / visits[c] if c >= 0 and visits[c] > 0 else 0.0
-    return n
-
-
-#: Most legal actions the solver keeps a node room for (a two-player position has at most
-#: six cards, three marriages, the exchange, the close and a claim).
-WIDTH = 16
-
-
-@jit
 def _steps_left(s: Any) -> int:
     """More steps than the deal in ``s`` can still take: a card each, and room for marriages,
     an exchange, a close and claims."""
@@ -168,27 +67,30 @@ def _steps_left(s: Any) -> int:
 
 
 @jit
-def _solver(
+def _tree(
     s: Any,
     k: Any,
     me: int,
     iterations: int,
     exploration: float,
     seed: int,
+    solve: bool,
     out_values: Any,
     out_actions: Any,
     out_final: Any,
 ) -> int:
-    """``iterations`` iterations of a solving UCT from ``s``: each adds its whole random
-    play-out to the tree, and a node whose children are all solved is solved at their
-    minimax value (cpatrasciuc's MCTS). Each root action's value for ``me`` (its minimax if
-    solved, else its mean) into ``out_values``; returns how many root actions, negated once
-    the root itself is solved (every value exact)."""
+    """``iterations`` iterations of UCT from ``s`` (at least one per root action), solving
+    with ``solve`` (see the module doc): each root action's value for ``me`` (its mean, or its
+    minimax once solved) into ``out_values``, its action into ``out_actions``, whether it ends
+    the deal at once into ``out_final``; returns how many root actions, negated when the root
+    itself is solved (every value exact)."""
     acts = np.empty(MAX_ACTIONS, dtype=np.int64)
     first = _legal(s, k, acts)
     runs = max(iterations, first)
     plies = _steps_left(s)
-    size = runs * plies + 1
+    # Each iteration adds one node, or with ``solve`` at most a node for each step left.
+    grow = plies if solve else 1
+    size = runs * grow + 1
     legal = np.empty((size, WIDTH), dtype=np.int64)
     child = np.empty((size, WIDTH), dtype=np.int64)
     count = np.zeros(size, dtype=np.int64)
@@ -204,21 +106,21 @@ def _solver(
     rng[0] = np.uint64(seed) | np.uint64(1)
 
     if first > WIDTH:
-        raise ValueError("more legal actions than the solver's nodes have room for")
+        raise ValueError("more legal actions than a node of the tree has room for")
     count[0] = first
     legal[0, :first] = acts[:first]
     child[0, :first] = -1
     actor[0] = s[TOACT]
     nodes = 1
     for _ in range(runs):
-        if solved[0] or nodes + plies + 1 > size:
+        if solved[0] or nodes + grow > size:
             break
         st = s.copy()
         node = 0
         depth = 0
         path[0] = 0
-        # Down the tree by the bound, among unsolved children, while every child exists.
-        while grown[node] == count[node]:
+        # Down the tree while every child of the node exists (past solved children).
+        while not ended[node] and grown[node] == count[node]:
             best = -1
             top = -1e300
             mine = actor[node] == me
@@ -238,8 +140,8 @@ def _solver(
             node = child[node, best]
             depth += 1
             path[depth] = node
-        # One new child at random, then the rest of a random play-out, every node kept.
-        while True:
+        # One new child at random; with ``solve`` the rest of the play-out too, every node kept.
+        while not ended[node]:
             pick = grown[node] + _next(rng) % (count[node] - grown[node])
             a = legal[node, pick]
             legal[node, pick] = legal[node, grown[node]]
@@ -255,22 +157,26 @@ def _solver(
             node = new
             if code != RUNNING:
                 ended[new] = True
-                solved[new] = True
+                solved[new] = solve
                 worth[new] = float(_settle(st, k, code, me))
                 break
             n = _legal(st, k, acts)
             if n > WIDTH:
-                raise ValueError("more legal actions than the solver's nodes have room for")
+                raise ValueError("more legal actions than a node of the tree has room for")
             legal[new, :n] = acts[:n]
-            count[new] = n
             child[new, :n] = -1
+            count[new] = n
             actor[new] = st[TOACT]
-        value = worth[node]
+            if not solve:
+                break
+        value = worth[node] if ended[node] else _playout(st, k, me, rng, acts)
         for d in range(depth + 1):
             visits[path[d]] += 1
             total[path[d]] += value
         # Solve upwards while every child of a node is solved.
         for d in range(depth - 1, -1, -1):
+            if not solve:
+                break
             p = path[d]
             if grown[p] < count[p]:
                 break
@@ -293,7 +199,7 @@ def _solver(
         c = child[0, i]
         out_actions[i] = legal[0, i]
         out_final[i] = ended[c] if c >= 0 else False
-        if c < 0:
+        if c < 0 or visits[c] == 0:
             out_values[i] = 0.0
         elif solved[c]:
             out_values[i] = worth[c]

@@ -215,13 +215,14 @@ class CompiledSearch:
         ``seed`` drives the play-outs. ``solver``: every play-out is kept in the tree and
         solved subtrees count at their minimax value, exact once the root is solved."""
         mcts = _mcts_kernels()
-        n = (mcts._solver if solver else mcts._uct)(
+        n = mcts._tree(
             pack(state),
             self.knobs,
             seat,
             max(1, iterations),
             mcts.EXPLORATION,
             seed & ((1 << 63) - 1),
+            solver,
             self._values,
             self._actions,
             self._final,

@@ -3,9 +3,11 @@ with it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from sixtysix.bots.compiled import CompiledSearch
+from sixtysix.bots.compiled import CompiledSearch, SearchResult
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.players.expert import MAX_SOLVER_TREE, MAX_TREE, ExpertBot
 from sixtysix.core.errors import UnknownBotError
@@ -31,18 +33,25 @@ def search_for(name: str) -> CompiledSearch:
     return CompiledSearch(make(name, {}))
 
 
+def endgames(name: str, cards: int) -> Iterator[tuple[int, DealState, SearchResult]]:
+    """Endgames of ``cards`` cards a hand with a choice to make, each with its seed and its
+    exact values (alpha-beta) for the seat to act."""
+    search = search_for(name)
+    for seed in range(1, 12):
+        state = endgame(name, seed, cards)
+        if state.is_over or len(state.legal_actions()) < 2:
+            continue
+        exact = search.action_values(state, state.to_act, 0)
+        assert exact.exact
+        yield seed, state, exact
+
+
 @pytest.mark.parametrize("name", ["sixtysix", "schnapsen"])
 def test_the_tree_finds_the_exact_best_action_of_a_small_endgame(name: str) -> None:
     search = search_for(name)
     checked = 0
-    for seed in range(1, 12):
-        state = endgame(name, seed, 3)
-        if state.is_over or len(state.legal_actions()) < 2:
-            continue
-        seat = state.to_act
-        exact = search.action_values(state, seat, 0)
-        assert exact.exact
-        tree = search.mcts_values(state, seat, MAX_TREE, seed)
+    for seed, state, exact in endgames(name, 3):
+        tree = search.mcts_values(state, state.to_act, MAX_TREE, seed)
         assert tree.values.keys() == exact.values.keys()
         assert not tree.exact
         best = max(tree.values, key=tree.values.__getitem__)
@@ -58,12 +67,8 @@ def test_the_solver_values_an_endgame_exactly_once_its_root_is_solved(name: str)
     """Every line of four cards each played out, the solver's values are the alpha-beta's."""
     search = search_for(name)
     checked = 0
-    for seed in range(1, 12):
-        state = endgame(name, seed, 4)
-        if state.is_over or len(state.legal_actions()) < 2:
-            continue
+    for seed, state, exact in endgames(name, 4):
         seat = state.to_act
-        exact = search.action_values(state, seat, 0)
         solved = search.mcts_values(state, seat, MAX_SOLVER_TREE, seed, solver=True)
         assert solved.exact
         assert solved.values == exact.values
