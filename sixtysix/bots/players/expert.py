@@ -135,7 +135,7 @@ SMALL_DECK = 20
 #: a search per reply presumed.
 MAX_PRESUMED = 256
 #: The most iterations of tree search per imagined deal (``mcts`` parameter): each adds a node
-#: of two 32-action rows (20,000: 10 MB).
+#: of two 16-action rows and six counters (20,000: about 6 MB).
 MAX_TREE = 20_000
 #: The most with ``solver``, where an iteration keeps its whole play-out: up to 32 nodes of
 #: two 16-action rows and six counters each (5,000: about 50 MB).
