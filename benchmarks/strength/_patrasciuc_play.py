@@ -57,7 +57,13 @@ from benchmarks.strength._patrasciuc_adapter import (
     our_steps,
     ours,
 )
-from benchmarks.strength._patrasciuc_rules import BUMMERL, patrasciuc_variant, unmarried_leads
+from benchmarks.strength._patrasciuc_rules import (
+    BUMMERL,
+    Pairing,
+    patrasciuc_variant,
+    rival_of,
+    unmarried_leads,
+)
 from benchmarks.strength._peer_games import Bummerl, Game
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
@@ -71,10 +77,6 @@ from sixtysix.plugins.manager import get_registry
 #: (``src/ai/eval/players.py``, ``tuning_mcts_player.md``: 150 permutations of the unseen cards,
 #: 667 iterations each, scores merged by ``average_score_with_tiebreakers``), one process.
 PERMUTATIONS, ITERATIONS = 150, 667
-
-
-#: ``--opponent bot:SPEC``: one of our bots in the other seat too, through the same adapter.
-OURS = "bot:"
 
 
 def their_player(kind: str, pid: PlayerId, permutations: int, iterations: int) -> Player:
@@ -92,8 +94,9 @@ def their_player(kind: str, pid: PlayerId, permutations: int, iterations: int) -
 
 
 def describe(kind: str, permutations: int, iterations: int) -> str:
-    if kind.startswith(OURS):
-        return f"our {kind.removeprefix(OURS)} through the same adapter"
+    rival = rival_of(kind)
+    if rival is not None:
+        return f"our {rival} through the same adapter"
     if kind == "heuristic":
         return "HeuristicPlayer (default options)"
     return f"CythonMctsPlayer({permutations} permutations x {iterations} iterations, not cheating)"
@@ -260,28 +263,27 @@ def lockstep(deals: int, seed: int) -> Lockstep:
 # ------------------------------------------------------------------------------- Bummerls
 
 
-def play_bummerl(
-    bummerl: int,
-    seed: int,
-    spec: str,
-    opponent: str,
-    permutations: int,
-    iterations: int,
-    told: bool = False,
-) -> tuple[Bummerl, Bummerl]:
+def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
     """Bummerl ``bummerl`` twice from the same shuffles, our bot in seat ONE, then TWO
-    (``told``: our bot told the opponent's hand before each decision, a yardstick)."""
+    (``pairing.told``: our bot told the opponent's hand before each decision, a yardstick)."""
+    seed, told = pairing.seed, pairing.told
     if told:
         _told.install()
     variant = patrasciuc_variant()
-    _, cls, params = resolve_player(spec, get_registry(), seats=2)
+    _, cls, params = resolve_player(pairing.spec, get_registry(), seats=2)
+    rival = rival_of(pairing.opponent)
+    if rival is not None:
+        _, rival_cls, rival_params = resolve_player(rival, get_registry(), seats=2)
     dealing = random.Random(f"{seed}/bummerl/{bummerl}/shuffles")
     shuffles: list[int] = []
     played = []
     for g, ours_first in enumerate((True, False)):
         our_seat = 0 if ours_first else 1
-        if not opponent.startswith(OURS):
-            other = their_player(opponent, PID[1 - our_seat], permutations, iterations)
+        other: Player
+        if rival is None:
+            other = their_player(
+                pairing.opponent, PID[1 - our_seat], pairing.permutations, pairing.iterations
+            )
         score = PlayerPair(0, 0)
         games: list[Game] = []
         while max(score.one, score.two) < BUMMERL:
@@ -291,13 +293,10 @@ def play_bummerl(
             dealer = PID[1 - k % 2]  # seat ONE leads deal 0
             bot = cls(our_seat, Seed(seed).child(("patrasciuc", bummerl, g, k)), params)
             mine = SixtySixPlayer(bot, variant, our_seat, k)
-            if opponent.startswith(OURS):
-                _, other_cls, other_params = resolve_player(
-                    opponent.removeprefix(OURS), get_registry(), seats=2
-                )
+            if rival is not None:
                 rival_seed = Seed(seed).child(("patrasciuc/rival", bummerl, g, k))
-                rival = other_cls(1 - our_seat, rival_seed, other_params)
-                other = SixtySixPlayer(rival, variant, 1 - our_seat, k)
+                rival_bot = rival_cls(1 - our_seat, rival_seed, rival_params)
+                other = SixtySixPlayer(rival_bot, variant, 1 - our_seat, k)
             players = (mine, other) if ours_first else (other, mine)
             seed_their_randomness(f"{seed}/bummerl/{bummerl}/{g}/{k}")
             state = GameState.new(dealer=dealer, random_seed=shuffles[k])

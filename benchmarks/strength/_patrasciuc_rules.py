@@ -1,13 +1,15 @@
 """The parts of the second peer yardstick (``strength_vs_patrasciuc.py``) that need nothing of
-cpatrasciuc/schnapsen-card-game: where its checkout is, our rules for its game, and the one
-rule of theirs no option of ours expresses. Kept apart so that CI can test them
-(``test_patrasciuc.py``) where their code is not installed.
+cpatrasciuc/schnapsen-card-game: where its checkout is, our rules for its game, the one rule
+of theirs no option of ours expresses, and who plays whom in a run (:class:`Pairing`, which
+the run's worker processes receive before their code can be imported). Kept apart so that CI
+can test them (``test_patrasciuc.py``) where their code is not installed.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from sixtysix.core.actions import MARRY
@@ -31,6 +33,32 @@ PATRASCIUC_RULES: dict[str, object] = {
 
 #: Game points that end a Bummerl (their ``Bummerl.is_over``: more than 6).
 BUMMERL = 7
+
+#: Their players a run may name as the opponent.
+THEIRS = ("mcts", "heuristic")
+#: The opponent ``bot:SPEC``: one of our bots in the other seat too, through the same adapter.
+OURS = "bot:"
+
+
+def rival_of(opponent: str) -> str | None:
+    """The spec of our bot named by ``opponent`` (``bot:SPEC``), or None for one of theirs."""
+    return opponent.removeprefix(OURS) if opponent.startswith(OURS) else None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Who plays whom in a run, and how: the same for each of its Bummerls."""
+
+    seed: int
+    #: Our bot (a spec or @level).
+    spec: str
+    #: One of :data:`THEIRS`, or :data:`OURS` and a spec of ours.
+    opponent: str
+    #: Their MCTS's budget.
+    permutations: int
+    iterations: int
+    #: Our bot told the opponent's hand before each decision (a yardstick).
+    told: bool = False
 
 
 def patrasciuc_variant() -> Schnapsen:

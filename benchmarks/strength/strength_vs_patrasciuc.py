@@ -37,7 +37,14 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from benchmarks.strength._patrasciuc_rules import PATRASCIUC_RULES, use_source
+from benchmarks.strength._patrasciuc_rules import (
+    OURS,
+    PATRASCIUC_RULES,
+    THEIRS,
+    Pairing,
+    rival_of,
+    use_source,
+)
 from benchmarks.strength._peer_games import move_times, note_without_numba, time_lines
 from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
@@ -49,21 +56,12 @@ from sixtysix.sim.stats import mean_of, wilson
 CHECK_DEALS = 200
 
 
-def _bummerl(
-    source: str,
-    bummerl: int,
-    seed: int,
-    spec: str,
-    opponent: str,
-    permutations: int,
-    iterations: int,
-    told: bool,
-) -> Any:
+def _bummerl(source: str, bummerl: int, pairing: Pairing) -> Any:
     """One Bummerl's two seatings, in a worker (their packages imported there)."""
     use_source(source)
     from benchmarks.strength._patrasciuc_play import play_bummerl
 
-    return play_bummerl(bummerl, seed, spec, opponent, permutations, iterations, told)
+    return play_bummerl(bummerl, pairing)
 
 
 def run_lockstep(args: argparse.Namespace, deals: int) -> dict[str, Any]:
@@ -80,17 +78,17 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     done: list[Any] = []
     interrupted = False
-    call = (args.seed, spec, args.opponent, args.permutations, args.iterations, args.told)
+    pairing = Pairing(args.seed, spec, args.opponent, args.permutations, args.iterations, args.told)
     progress = Progress(args.bummerl, "Bummerls")
     try:
         if args.jobs <= 1:
             for b in range(args.bummerl):
-                done.append(_bummerl(args.source, b, *call))
+                done.append(_bummerl(args.source, b, pairing))
                 progress.step()
         else:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 futures = [
-                    pool.submit(_bummerl, args.source, b, *call) for b in range(args.bummerl)
+                    pool.submit(_bummerl, args.source, b, pairing) for b in range(args.bummerl)
                 ]
                 for future in futures:
                     done.append(future.result())
@@ -209,12 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.lockstep < 0 or args.bummerl < 0 or not (args.lockstep or args.bummerl):
         parser.error("give --lockstep N and/or --bummerl N")
-    if not args.opponent.startswith("bot:") and args.opponent not in ("mcts", "heuristic"):
-        parser.error("--opponent: mcts, heuristic or bot:SPEC")
-    for flag, spec in (("--bot", args.bot), ("--opponent", args.opponent)):
+    rival = rival_of(args.opponent)
+    if rival is None and args.opponent not in THEIRS:
+        parser.error(f"--opponent: {', '.join(THEIRS)} or {OURS}SPEC")
+    for flag, spec in (("--bot", args.bot), ("--opponent", rival)):
         try:
-            if flag == "--bot" or spec.startswith("bot:"):
-                resolve_player(spec.removeprefix("bot:"), get_registry(), seats=2)
+            if spec is not None:
+                resolve_player(spec, get_registry(), seats=2)
         except SixtySixError as exc:
             parser.error(f"{flag}: {exc}")
     use_source(args.source)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,10 @@ import pytest
 from benchmarks.strength import strength_vs_patrasciuc
 from benchmarks.strength._patrasciuc_rules import (
     PATRASCIUC_RULES,
+    THEIRS,
+    Pairing,
     patrasciuc_variant,
+    rival_of,
     source_dir,
     unmarried_leads,
 )
@@ -67,3 +71,12 @@ def test_an_unknown_player_is_refused_before_their_code_is_looked_for(
     assert exit_.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert ": error: --" in last
+
+
+def test_a_pairing_names_our_rival_and_reaches_a_worker_whole() -> None:
+    """A run's workers receive the pairing before their code can be imported: it must come
+    through pickling from this module alone."""
+    pairing = Pairing(3, "expert", "bot:expert:read=1", 150, 667, told=True)
+    assert pickle.loads(pickle.dumps(pairing)) == pairing
+    assert rival_of(pairing.opponent) == "expert:read=1"
+    assert all(rival_of(kind) is None for kind in THEIRS)
