@@ -67,6 +67,27 @@ def _steps_left(s: Any) -> int:
 
 
 @jit
+def _settle_node(
+    p: int, me: int, count: Any, grown: Any, child: Any, actor: Any, solved: Any, worth: Any
+) -> bool:
+    """Solve node ``p`` at its children's minimax for ``me`` if every one is solved; whether
+    it is solved now."""
+    if grown[p] < count[p]:
+        return False
+    mine = actor[p] == me
+    best = -1e300 if mine else 1e300
+    for i in range(count[p]):
+        c = child[p, i]
+        if not solved[c]:
+            return False
+        if (mine and worth[c] > best) or (not mine and worth[c] < best):
+            best = worth[c]
+    solved[p] = True
+    worth[p] = best
+    return True
+
+
+@jit
 def _tree(
     s: Any,
     k: Any,
@@ -174,26 +195,13 @@ def _tree(
             visits[path[d]] += 1
             total[path[d]] += value
         # Solve upwards while every child of a node is solved.
-        for d in range(depth - 1, -1, -1):
-            if not solve:
-                break
-            p = path[d]
-            if grown[p] < count[p]:
-                break
-            mine = actor[p] == me
-            best_value = -1e300 if mine else 1e300
-            done = True
-            for i in range(count[p]):
-                c = child[p, i]
-                if not solved[c]:
-                    done = False
-                    break
-                if (mine and worth[c] > best_value) or (not mine and worth[c] < best_value):
-                    best_value = worth[c]
-            if not done:
-                break
-            solved[p] = True
-            worth[p] = best_value
+        d = depth - 1
+        while (
+            solve
+            and d >= 0
+            and _settle_node(path[d], me, count, grown, child, actor, solved, worth)
+        ):
+            d -= 1
     n = int(count[0])
     for i in range(n):
         c = child[0, i]

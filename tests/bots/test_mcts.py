@@ -93,10 +93,13 @@ def test_the_solver_is_reproducible_by_its_seed_and_differs_from_the_plain_tree(
     assert search.mcts_values(state, seat, 300, 11).values != first.values
 
 
-def test_the_solver_refuses_a_tree_too_big_for_its_memory() -> None:
+def test_the_solver_refuses_a_tree_too_big_for_its_memory_or_no_tree() -> None:
     with pytest.raises(UnknownBotError, match="at most 5000 with solver=1"):
         ExpertBot(0, Seed(1), {"mcts": str(MAX_SOLVER_TREE + 1), "solver": "1"})
     ExpertBot(0, Seed(1), {"mcts": str(MAX_SOLVER_TREE + 1)})
+    with pytest.raises(UnknownBotError, match="solver=1 needs a tree"):
+        ExpertBot(0, Seed(1), {"solver": "1"})
+    ExpertBot(0, Seed(1), {"mcts": str(MAX_SOLVER_TREE), "solver": "1"})
 
 
 def test_an_action_that_ends_the_deal_is_valued_at_its_score() -> None:

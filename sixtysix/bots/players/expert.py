@@ -591,8 +591,8 @@ class ExpertBot(PimcBot):
         ),
         "solver": (
             "1: the tree of mcts keeps each whole play-out, and a subtree played to every end"
-            " counts at its minimax value instead of its mean (cpatrasciuc's MCTS; mcts at most"
-            f" {MAX_SOLVER_TREE}); default 0: one node an iteration, means"
+            " counts at its minimax value instead of its mean (cpatrasciuc's MCTS; needs mcts"
+            f" from 1 to {MAX_SOLVER_TREE}); default 0: one node an iteration, means"
         ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
@@ -645,6 +645,8 @@ class ExpertBot(PimcBot):
         self.mcts = int_param(self.params, "mcts", 0, low=0, high=MAX_TREE)
         self.presume_open = int_param(self.params, "presume_open", 1, low=0, high=1) == 1
         self.solver = int_param(self.params, "solver", 0, low=0, high=1) == 1
+        if self.solver and not self.mcts:
+            raise UnknownBotError("bot parameter solver=1 needs a tree: mcts above 0")
         if self.solver and self.mcts > MAX_SOLVER_TREE:
             raise UnknownBotError(
                 f"bot parameter mcts must be at most {MAX_SOLVER_TREE} with solver=1,"
