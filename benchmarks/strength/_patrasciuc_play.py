@@ -320,6 +320,8 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             score.one += points.one
             score.two += points.two
             ours_pts = points[PID[our_seat]]
+            closed = state.player_that_closed_the_talon
+            closer = None if closed is None else ("ours" if closed == PID[our_seat] else "theirs")
             games.append(
                 Game(
                     k,
@@ -328,6 +330,7 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                     max(points.one, points.two),
                     tuple(mine.times),
                     tuple(their_times),
+                    closer,
                 )
             )
         totals = (score[PID[our_seat]], score[PID[1 - our_seat]])

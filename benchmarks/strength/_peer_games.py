@@ -31,6 +31,8 @@ class Game:
     game_points: int
     our_times: tuple[float, ...]
     their_times: tuple[float, ...]
+    #: Who closed the talon: ``"ours"``, ``"theirs"`` or ``None`` (nobody, or not recorded).
+    closer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,31 @@ def move_times(games: Sequence[Game]) -> dict[str, Any]:
         "ours": TimeStats.of([t for g in games for t in g.our_times]).as_json(),
         "theirs": TimeStats.of([t for g in games for t in g.their_times]).as_json(),
     }
+
+
+def outcomes(games: Sequence[Game]) -> dict[str, Any]:
+    """How the deals were won: each side's deals by the game points they brought, and each
+    side's closes by whether the closer won the deal. Bummerls are lost in the 2s and 3s and in
+    failed closes as much as in the count of deals, so the report shows them apart."""
+    points = {who: {str(p): 0 for p in (1, 2, 3)} for who in ("ours", "theirs")}
+    closes = {who: {"won": 0, "lost": 0} for who in ("ours", "theirs")}
+    for g in games:
+        winner = "ours" if g.won else "theirs"
+        points[winner][str(g.game_points)] = points[winner].get(str(g.game_points), 0) + 1
+        if g.closer is not None:
+            closes[g.closer]["won" if g.closer == winner else "lost"] += 1
+    return {"deals_by_game_points": points, "closes": closes}
+
+
+def outcome_lines(data: dict[str, Any]) -> list[str]:
+    """The report's lines for :func:`outcomes`' figures."""
+    points, closes = data["deals_by_game_points"], data["closes"]
+    return [
+        f"deals won, {who}: "
+        + ", ".join(f"{points[who][p]} for {p}" for p in sorted(points[who]))
+        + f"; closes: {closes[who]['won']} won, {closes[who]['lost']} lost"
+        for who in ("ours", "theirs")
+    ]
 
 
 def time_lines(times: dict[str, Any]) -> list[str]:

@@ -45,7 +45,13 @@ from benchmarks.strength._patrasciuc_rules import (
     rival_of,
     use_source,
 )
-from benchmarks.strength._peer_games import move_times, note_without_numba, time_lines
+from benchmarks.strength._peer_games import (
+    move_times,
+    note_without_numba,
+    outcome_lines,
+    outcomes,
+    time_lines,
+)
 from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
@@ -134,6 +140,7 @@ def summarize(
         "deals_won": deals_won,
         "deal_win_rate": wilson(deals_won, len(games)).as_json(),
         "deals_per_bummerl": mean_of([len(b.games) for b in bummerls]).as_json(),
+        **outcomes(games),
         "time_per_move": move_times(games),
         "seconds": round(seconds, 1),
         "interrupted": interrupted,
@@ -158,6 +165,7 @@ def report(data: dict[str, Any]) -> str:
         f"deals: ours won {data['deals_won']} of {data['deals']}: {100 * deals['value']:.1f}%"
         f" (95% CI {100 * deals['low']:.1f}-{100 * deals['high']:.1f}%)"
     )
+    lines.extend(outcome_lines(data))
     lines.extend(time_lines(data["time_per_move"]))
     return "\n".join(lines)
 

@@ -18,6 +18,7 @@ from benchmarks.strength._patrasciuc_rules import (
     source_dir,
     unmarried_leads,
 )
+from benchmarks.strength._peer_games import Game, outcome_lines, outcomes
 from sixtysix.core.actions import MARRY
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
@@ -80,3 +81,23 @@ def test_a_pairing_names_our_rival_and_reaches_a_worker_whole() -> None:
     assert pickle.loads(pickle.dumps(pairing)) == pairing
     assert rival_of(pairing.opponent) == "expert:read=1"
     assert all(rival_of(kind) is None for kind in THEIRS)
+
+
+def test_the_report_shows_deals_by_game_points_and_closes_by_their_outcome() -> None:
+    games = [
+        Game(0, True, True, 3, (), (), "ours"),
+        Game(1, False, False, 2, (), (), "ours"),
+        Game(2, True, False, 1, (), ()),
+        Game(3, False, False, 3, (), (), "theirs"),
+        Game(4, True, True, 1, (), (), "theirs"),
+    ]
+    data = outcomes(games)
+    assert data["deals_by_game_points"] == {
+        "ours": {"1": 1, "2": 0, "3": 1},
+        "theirs": {"1": 1, "2": 1, "3": 1},
+    }
+    assert data["closes"] == {"ours": {"won": 1, "lost": 1}, "theirs": {"won": 1, "lost": 1}}
+    assert outcome_lines(data) == [
+        "deals won, ours: 1 for 1, 0 for 2, 1 for 3; closes: 1 won, 1 lost",
+        "deals won, theirs: 1 for 1, 1 for 2, 1 for 3; closes: 1 won, 1 lost",
+    ]
