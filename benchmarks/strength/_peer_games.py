@@ -90,25 +90,30 @@ def move_times(games: Sequence[Game]) -> dict[str, Any]:
 
 def outcomes(games: Sequence[Game]) -> dict[str, Any]:
     """How the deals were won: each side's deals by the game points they brought, and each
-    side's closes by whether the closer won the deal. Bummerls are lost in the 2s and 3s and in
-    failed closes as much as in the count of deals, so the report shows them apart."""
-    points = {who: {str(p): 0 for p in (1, 2, 3)} for who in ("ours", "theirs")}
-    closes = {who: {"won": 0, "lost": 0} for who in ("ours", "theirs")}
+    side's closes by who won the deal and for how many. Bummerls are lost in the 2s and 3s and
+    in failed closes as much as in the count of deals, so the report shows them apart."""
+    points = {who: dict.fromkeys("123", 0) for who in ("ours", "theirs")}
+    closes = {
+        who: {"won": dict.fromkeys("123", 0), "lost": dict.fromkeys("123", 0)} for who in points
+    }
     for g in games:
         winner = "ours" if g.won else "theirs"
-        points[winner][str(g.game_points)] = points[winner].get(str(g.game_points), 0) + 1
+        points[winner][str(g.game_points)] += 1
         if g.closer is not None:
-            closes[g.closer]["won" if g.closer == winner else "lost"] += 1
+            closes[g.closer]["won" if g.closer == winner else "lost"][str(g.game_points)] += 1
     return {"deals_by_game_points": points, "closes": closes}
 
 
 def outcome_lines(data: dict[str, Any]) -> list[str]:
     """The report's lines for :func:`outcomes`' figures."""
     points, closes = data["deals_by_game_points"], data["closes"]
+
+    def counts(by_points: dict[str, int]) -> str:
+        return ", ".join(f"{by_points[p]} for {p}" for p in sorted(by_points))
+
     return [
-        f"deals won, {who}: "
-        + ", ".join(f"{points[who][p]} for {p}" for p in sorted(points[who]))
-        + f"; closes: {closes[who]['won']} won, {closes[who]['lost']} lost"
+        f"deals won, {who}: {counts(points[who])}; its closes won {counts(closes[who]['won'])},"
+        f" lost {counts(closes[who]['lost'])}"
         for who in ("ours", "theirs")
     ]
 
