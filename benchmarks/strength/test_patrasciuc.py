@@ -89,20 +89,20 @@ def test_the_report_shows_deals_by_game_points_and_closes_by_their_outcome() -> 
         Game(1, False, False, 2, (), (), "ours"),
         Game(2, True, False, 1, (), ()),
         Game(3, False, False, 3, (), (), "theirs"),
-        Game(4, True, True, 1, (), (), "theirs"),
+        Game(4, True, True, 2, (), (), "theirs"),
     ]
     data = outcomes(games)
     assert data["deals_by_game_points"] == {
-        "ours": {"1": 1, "2": 0, "3": 1},
+        "ours": {"1": 0, "2": 1, "3": 1},
         "theirs": {"1": 1, "2": 1, "3": 1},
     }
     assert data["closes"] == {
         "ours": {"won": {"1": 0, "2": 0, "3": 1}, "lost": {"1": 0, "2": 1, "3": 0}},
-        "theirs": {"won": {"1": 0, "2": 0, "3": 1}, "lost": {"1": 1, "2": 0, "3": 0}},
+        "theirs": {"won": {"1": 0, "2": 0, "3": 1}, "lost": {"1": 0, "2": 1, "3": 0}},
     }
     assert outcome_lines(data) == [
-        "deals won, ours: 1 for 1, 0 for 2, 1 for 3;"
+        "deals won, ours: 0 for 1, 1 for 2, 1 for 3;"
         " its closes won 0 for 1, 0 for 2, 1 for 3, lost 0 for 1, 1 for 2, 0 for 3",
         "deals won, theirs: 1 for 1, 1 for 2, 1 for 3;"
-        " its closes won 0 for 1, 0 for 2, 1 for 3, lost 1 for 1, 0 for 2, 0 for 3",
+        " its closes won 0 for 1, 0 for 2, 1 for 3, lost 0 for 1, 1 for 2, 0 for 3",
     ]
