@@ -21,7 +21,10 @@ alternates, seat ONE leading deal 0. Every player sees only
 search from the C library's ``rand`` (seeded from the clock when loaded); both are seeded
 from ``--seed`` before every deal, so a run is reproducible. With ``told`` (a yardstick, never a
 player) our bot is told the opponent's hand, read from their engine's full state, before each
-of its decisions (``_told.py``): what knowing it would add against their player.
+of its decisions (``_told.py``): what knowing it would add against their player. Each deal is
+also played in our engine beside theirs, action by action, and must end with the same game
+points there; so each Bummerl comes back with its record in our notation, which ``sixtysix
+replay`` and ``sixtysix analyse`` read.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ from sixtysix.bots.levels import resolve_player
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
 from sixtysix.core.cards import mask_of
 from sixtysix.core.deal import DealSetup
+from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
@@ -286,6 +290,7 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             )
         score = PlayerPair(0, 0)
         games: list[Game] = []
+        deals: list[DealRecord] = []
         while max(score.one, score.two) < BUMMERL:
             k = len(games)
             while len(shuffles) <= k:
@@ -300,6 +305,7 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             players = (mine, other) if ours_first else (other, mine)
             seed_their_randomness(f"{seed}/bummerl/{bummerl}/{g}/{k}")
             state = GameState.new(dealer=dealer, random_seed=shuffles[k])
+            mirror = variant.new_deal(our_setup(state, dealer))
             their_times: list[float] = []
             while not state.is_game_over:
                 pid = state.next_player
@@ -316,7 +322,13 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 if action not in get_available_actions(state):
                     raise RuntimeError(f"{action!r} is not legal")
                 state = action.execute(state)
+                for step in our_steps(action):
+                    if mirror.outcome is None:
+                        mirror.apply(step)
             points = state.game_points
+            if mirror.outcome is None or mirror.outcome.game_points != (points.one, points.two):
+                raise RuntimeError(f"bummerl {bummerl}, deal {k}: our engine scores it otherwise")
+            deals.append(DealRecord(mirror.setup, list(mirror.history)))
             score.one += points.one
             score.two += points.two
             ours_pts = points[PID[our_seat]]
@@ -334,5 +346,6 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 )
             )
         totals = (score[PID[our_seat]], score[PID[1 - our_seat]])
-        played.append(Bummerl(bummerl, ours_first, tuple(games), totals))
+        record = Record(variant.name, variant.options.diff(), None, deals).as_json()
+        played.append(Bummerl(bummerl, ours_first, tuple(games), totals, record))
     return played[0], played[1]

@@ -45,6 +45,8 @@ class Bummerl:
     games: tuple[Game, ...]
     #: Game points: ours, theirs.
     totals: tuple[int, int]
+    #: The Bummerl as our game record (RECORDS.md, JSON), where the yardstick keeps one.
+    record: dict[str, Any] | None = None
 
     @property
     def won(self) -> bool:

@@ -24,7 +24,9 @@ their engine validates every state and their MCTS formats every permutation's sc
 otherwise (slower, same games). How the rules are matched, and the one rule no option of ours
 expresses, is in ``_patrasciuc_adapter.py``'s module doc. ``--told`` is a yardstick, not a
 player: our bot is told the opponent's hand before each decision (``_told.py``), which bounds
-what reading that hand could add against their player.
+what reading that hand could add against their player. ``--records DIR`` writes each Bummerl
+played as our game record (every deal is played in our engine beside theirs and must score the
+same), for ``sixtysix replay`` and ``sixtysix analyse``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from benchmarks.strength._patrasciuc_rules import (
@@ -55,6 +58,7 @@ from benchmarks.strength._peer_games import (
 from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
+from sixtysix.core.files import write_text_atomic
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
 
@@ -103,6 +107,8 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
         interrupted = True
     progress.end()
     bummerls = [b for pair in done for b in pair]
+    if args.records is not None:
+        write_records(args.records, bummerls)
     return summarize(
         bummerls,
         ours=f"{spec}, told the opponent's hand" if args.told else spec,
@@ -111,6 +117,13 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
     )
+
+
+def write_records(folder: Path, bummerls: Sequence[Any]) -> None:
+    """Each finished Bummerl's record, named by its number and the seat our bot held."""
+    for b in bummerls:
+        name = f"bummerl-{b.bummerl:04d}-ours-seat{0 if b.ours_first else 1}.json"
+        write_text_atomic(folder / name, json.dumps(b.record, indent=2) + "\n")
 
 
 def summarize(
@@ -208,6 +221,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a yardstick: tell our bot the opponent's hand before each decision",
     )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each Bummerl played as a game record (sixtysix replay / analyse reads it)",
+    )
     parser.add_argument("--check", type=int, default=CHECK_DEALS, help="lockstep before")
     parser.add_argument("--seed", type=int, default=1, help="seed of the shuffles and bots")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -224,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
                 resolve_player(spec, get_registry(), seats=2)
         except SixtySixError as exc:
             parser.error(f"{flag}: {exc}")
+    if args.records is not None:
+        try:
+            args.records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            parser.error(f"--records: cannot make {args.records}: {exc.strerror}")
     use_source(args.source)
     from benchmarks.strength._patrasciuc_play import ITERATIONS, PERMUTATIONS
 

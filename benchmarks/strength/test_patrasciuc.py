@@ -18,10 +18,11 @@ from benchmarks.strength._patrasciuc_rules import (
     source_dir,
     unmarried_leads,
 )
-from benchmarks.strength._peer_games import Game, outcome_lines, outcomes
+from benchmarks.strength._peer_games import Bummerl, Game, outcome_lines, outcomes
 from sixtysix.core.actions import MARRY
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
+from sixtysix.core.records import load_record_file
 from sixtysix.variants.schnapsen import Schnapsen
 
 
@@ -106,3 +107,30 @@ def test_the_report_shows_deals_by_game_points_and_closes_by_their_outcome() -> 
         "deals won, theirs: 1 for 1, 1 for 2, 1 for 3;"
         " its closes won 0 for 1, 0 for 2, 1 for 3, lost 0 for 1, 1 for 2, 0 for 3",
     ]
+
+
+def test_records_are_written_one_file_a_bummerl_and_seat(tmp_path: Path) -> None:
+    record = {"format": "sixtysix-record/1", "variant": "schnapsen", "options": {}, "deals": []}
+    bummerls = [
+        Bummerl(3, True, (), (7, 2), record),
+        Bummerl(3, False, (), (4, 7), {**record, "seed": 5}),
+    ]
+    strength_vs_patrasciuc.write_records(tmp_path, bummerls)
+    first = tmp_path / "bummerl-0003-ours-seat0.json"
+    second = tmp_path / "bummerl-0003-ours-seat1.json"
+    assert sorted(tmp_path.iterdir()) == [first, second]
+    assert load_record_file(first).variant == "schnapsen"
+    assert load_record_file(second).seed == 5
+
+
+def test_an_unwritable_records_folder_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(SystemExit) as exit_:
+        strength_vs_patrasciuc.main(
+            ["--source", "/nowhere", "--bummerl", "1", "--records", str(blocker / "sub")]
+        )
+    assert exit_.value.code == 2
+    assert "--records: cannot make" in capsys.readouterr().err.strip().splitlines()[-1]
