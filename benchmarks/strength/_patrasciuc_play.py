@@ -45,7 +45,7 @@ from ai.mcts_player_options import MctsPlayerOptions
 from ai.merge_scoring_infos_func import average_score_with_tiebreakers
 from ai.player import Player
 from model.game_state import GameState
-from model.player_action import get_available_actions
+from model.player_action import PlayerAction, get_available_actions
 from model.player_id import PlayerId
 from model.player_pair import PlayerPair
 
@@ -74,6 +74,7 @@ from sixtysix.core.cards import mask_of
 from sixtysix.core.deal import DealSetup
 from sixtysix.core.records import DealRecord, Record
 from sixtysix.core.rng import Seed
+from sixtysix.core.variant import Variant
 from sixtysix.core.view import View
 from sixtysix.plugins.manager import get_registry
 
@@ -172,6 +173,34 @@ def our_setup(state: GameState, dealer: PlayerId) -> DealSetup:
     )
 
 
+class Mirror:
+    """Their deal played in our engine beside theirs: the same cards (:func:`our_setup`), each
+    of their actions applied as ours. The lockstep checks it step by step; the Bummerls keep it
+    to check the score and to record the deal."""
+
+    def __init__(self, variant: Variant, theirs: GameState, dealer: PlayerId) -> None:
+        self.state = variant.new_deal(our_setup(theirs, dealer))
+
+    def follow(self, action: PlayerAction) -> None:
+        for step in our_steps(action):
+            if self.state.outcome is not None:
+                break
+            self.state.apply(step)
+
+    def end_difference(self, theirs: GameState) -> str | None:
+        """How our end of the deal differs from their finished one, or None."""
+        points = (theirs.game_points.one, theirs.game_points.two)
+        outcome = self.state.outcome
+        if outcome is None:
+            return "theirs over, ours not"
+        if tuple(outcome.game_points) != points:
+            return f"game points theirs {points}, ours {outcome.game_points}"
+        return None
+
+    def record(self) -> DealRecord:
+        return DealRecord(self.state.setup, list(self.state.history))
+
+
 def opponent_hand(state: GameState, pid: PlayerId) -> int:
     """``pid``'s hand in their full state, as our card mask (their hand keeps a card led to
     the current trick until the trick is over; ours does not)."""
@@ -201,7 +230,8 @@ def lockstep(deals: int, seed: int) -> Lockstep:
     for d in range(deals):
         dealer = PID[d % 2]
         theirs = GameState.new(dealer=dealer, random_seed=rng.getrandbits(64))
-        state = variant.new_deal(our_setup(theirs, dealer))
+        mirror = Mirror(variant, theirs, dealer)
+        state = mirror.state
         trackers = (Tracker(0), Tracker(1))
         where = f"deal {d}"
         while not theirs.is_game_over:
@@ -240,26 +270,16 @@ def lockstep(deals: int, seed: int) -> Lockstep:
                     f" {getattr(built, first)}, our engine {getattr(truth, first)}",
                 )
             action = rng.choice(legal)
-            steps = our_steps(action)
-            tracker.mine(view, steps)
+            tracker.mine(view, our_steps(action))
             theirs = action.execute(theirs)
-            for a in steps:
-                if state.outcome is not None:
-                    break
-                state.apply(a)
+            mirror.follow(action)
             where = f"deal {d} after {action!r}"
         out.deals += 1
         if not theirs.is_game_over:
             continue
-        points = theirs.game_points
-        if state.outcome is None:
-            out.differ("end", f"{where}: theirs over, ours not")
-        elif tuple(state.outcome.game_points) != (points.one, points.two):
-            out.differ(
-                "end",
-                f"{where}: game points theirs {(points.one, points.two)},"
-                f" ours {state.outcome.game_points}",
-            )
+        difference = mirror.end_difference(theirs)
+        if difference is not None:
+            out.differ("end", f"{where}: {difference}")
     out.seconds = time.perf_counter() - start
     return out
 
@@ -305,7 +325,7 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             players = (mine, other) if ours_first else (other, mine)
             seed_their_randomness(f"{seed}/bummerl/{bummerl}/{g}/{k}")
             state = GameState.new(dealer=dealer, random_seed=shuffles[k])
-            mirror = variant.new_deal(our_setup(state, dealer))
+            mirror = Mirror(variant, state, dealer)
             their_times: list[float] = []
             while not state.is_game_over:
                 pid = state.next_player
@@ -322,13 +342,12 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 if action not in get_available_actions(state):
                     raise RuntimeError(f"{action!r} is not legal")
                 state = action.execute(state)
-                for step in our_steps(action):
-                    if mirror.outcome is None:
-                        mirror.apply(step)
+                mirror.follow(action)
+            difference = mirror.end_difference(state)
+            if difference is not None:
+                raise RuntimeError(f"bummerl {bummerl}, deal {k}: {difference}")
+            deals.append(mirror.record())
             points = state.game_points
-            if mirror.outcome is None or mirror.outcome.game_points != (points.one, points.two):
-                raise RuntimeError(f"bummerl {bummerl}, deal {k}: our engine scores it otherwise")
-            deals.append(DealRecord(mirror.setup, list(mirror.history)))
             score.one += points.one
             score.two += points.two
             ours_pts = points[PID[our_seat]]
@@ -346,6 +365,6 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 )
             )
         totals = (score[PID[our_seat]], score[PID[1 - our_seat]])
-        record = Record(variant.name, variant.options.diff(), None, deals).as_json()
+        record = Record(variant.name, variant.options.diff(), None, deals)
         played.append(Bummerl(bummerl, ours_first, tuple(games), totals, record))
     return played[0], played[1]

@@ -15,6 +15,7 @@ from typing import Any
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.core.actions import ACTIONS, MARRY, Action
 from sixtysix.core.cards import CARDS, KING, QUEEN
+from sixtysix.core.records import Record
 from sixtysix.core.view import View
 from sixtysix.sim.stats import TimeStats
 
@@ -45,8 +46,8 @@ class Bummerl:
     games: tuple[Game, ...]
     #: Game points: ours, theirs.
     totals: tuple[int, int]
-    #: The Bummerl as our game record (RECORDS.md, JSON), where the yardstick keeps one.
-    record: dict[str, Any] | None = None
+    #: The Bummerl as our game record, where the yardstick keeps one.
+    record: Record | None = None
 
     @property
     def won(self) -> bool:

@@ -58,7 +58,6 @@ from benchmarks.strength._peer_games import (
 from benchmarks.strength._progress import Progress
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.errors import SixtySixError
-from sixtysix.core.files import write_text_atomic
 from sixtysix.plugins.manager import get_registry
 from sixtysix.sim.stats import mean_of, wilson
 
@@ -122,8 +121,7 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
 def write_records(folder: Path, bummerls: Sequence[Any]) -> None:
     """Each finished Bummerl's record, named by its number and the seat our bot held."""
     for b in bummerls:
-        name = f"bummerl-{b.bummerl:04d}-ours-seat{0 if b.ours_first else 1}.json"
-        write_text_atomic(folder / name, json.dumps(b.record, indent=2) + "\n")
+        b.record.save(folder / f"bummerl-{b.bummerl:04d}-ours-seat{0 if b.ours_first else 1}.json")
 
 
 def summarize(

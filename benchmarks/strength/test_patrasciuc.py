@@ -22,7 +22,7 @@ from benchmarks.strength._peer_games import Bummerl, Game, outcome_lines, outcom
 from sixtysix.core.actions import MARRY
 from sixtysix.core.cards import parse_card
 from sixtysix.core.deal import DealSetup
-from sixtysix.core.records import load_record_file
+from sixtysix.core.records import Record, load_record_file
 from sixtysix.variants.schnapsen import Schnapsen
 
 
@@ -110,10 +110,9 @@ def test_the_report_shows_deals_by_game_points_and_closes_by_their_outcome() -> 
 
 
 def test_records_are_written_one_file_a_bummerl_and_seat(tmp_path: Path) -> None:
-    record = {"format": "sixtysix-record/1", "variant": "schnapsen", "options": {}, "deals": []}
     bummerls = [
-        Bummerl(3, True, (), (7, 2), record),
-        Bummerl(3, False, (), (4, 7), {**record, "seed": 5}),
+        Bummerl(3, True, (), (7, 2), Record("schnapsen")),
+        Bummerl(3, False, (), (4, 7), Record("schnapsen", seed=5)),
     ]
     strength_vs_patrasciuc.write_records(tmp_path, bummerls)
     first = tmp_path / "bummerl-0003-ours-seat0.json"
