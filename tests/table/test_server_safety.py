@@ -185,7 +185,9 @@ def test_a_name_sits_at_a_limited_number_of_tables(tmp_path: Path) -> None:
 
 
 def test_an_open_table_nobody_comes_to_expires(tmp_path: Path) -> None:
-    settings = Settings(limits=Limits(open_expiry=0.3))
+    # Long enough that the second table and the join finish, on a loaded machine too, before
+    # the first table expires and its file is looked for.
+    settings = Settings(limits=Limits(open_expiry=1.5))
 
     async def main() -> None:
         async with running(tmp_path / "data", settings=settings) as (url, server):
@@ -219,7 +221,9 @@ def test_a_join_that_waited_while_its_table_expired_is_told_there_is_none(
 ) -> None:
     """The sweep takes the table's lock before a join does; the join then gets the lock of a
     table the server has forgotten, and must say so in one error, not seat anyone there."""
-    settings = Settings(limits=Limits(open_expiry=0.3))
+    # Long enough that the second table and the join finish, on a loaded machine too, before
+    # the first table expires and its file is looked for.
+    settings = Settings(limits=Limits(open_expiry=1.5))
 
     async def main() -> None:
         async with running(tmp_path / "data", settings=settings) as (url, server):
