@@ -24,7 +24,8 @@ player) our bot is told the opponent's hand, read from their engine's full state
 of its decisions (``_told.py``): what knowing it would add against their player. Each deal is
 also played in our engine beside theirs, action by action, and must end with the same game
 points there; so each Bummerl comes back with its record in our notation, which ``sixtysix
-replay`` and ``sixtysix analyse`` read.
+replay`` and ``sixtysix analyse`` read. With ``shadows``, their player's decisions are also
+answered by their player again and by our bots named (``_patrasciuc_shadow.py``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from model.player_id import PlayerId
 from model.player_pair import PlayerPair
 
 from benchmarks.strength import _told
+from benchmarks.strength._agreement import Choice
 from benchmarks.strength._patrasciuc_adapter import (
     PID,
     SEAT,
@@ -67,6 +69,7 @@ from benchmarks.strength._patrasciuc_rules import (
     rival_of,
     unmarried_leads,
 )
+from benchmarks.strength._patrasciuc_shadow import Shadows
 from benchmarks.strength._peer_games import Bummerl, Game
 from sixtysix.bots.levels import resolve_player
 from sixtysix.core.actions import ACTIONS, EXCHANGE, MARRY
@@ -311,6 +314,7 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
         score = PlayerPair(0, 0)
         games: list[Game] = []
         deals: list[DealRecord] = []
+        choices: list[Choice] = []
         while max(score.one, score.two) < BUMMERL:
             k = len(games)
             while len(shuffles) <= k:
@@ -327,6 +331,12 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             state = GameState.new(dealer=dealer, random_seed=shuffles[k])
             mirror = Mirror(variant, state, dealer)
             their_times: list[float] = []
+            shadows = None
+            if pairing.shadows and rival is None:
+                twin = their_player(
+                    pairing.opponent, PID[1 - our_seat], pairing.permutations, pairing.iterations
+                )
+                shadows = Shadows(pairing, twin, 1 - our_seat, k, (bummerl, g, k))
             while not state.is_game_over:
                 pid = state.next_player
                 player = players[SEAT[pid]]
@@ -341,6 +351,18 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                     their_times.append(time.perf_counter() - begin)
                 if action not in get_available_actions(state):
                     raise RuntimeError(f"{action!r} is not legal")
+                if shadows is not None and player is other:
+                    key = f"{seed}/bummerl/{bummerl}/{g}/{k}/{len(their_times)}"
+                    with quiet():
+                        choice = shadows.ask(
+                            state,
+                            view,
+                            PlayerPair(score.one, score.two),
+                            action,
+                            lambda tag, key=key: seed_their_randomness(f"{key}/{tag}"),
+                        )
+                    if choice is not None:
+                        choices.append(choice)
                 state = action.execute(state)
                 mirror.follow(action)
             difference = mirror.end_difference(state)
@@ -366,5 +388,5 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
             )
         totals = (score[PID[our_seat]], score[PID[1 - our_seat]])
         record = Record(variant.name, variant.options.diff(), None, deals)
-        played.append(Bummerl(bummerl, ours_first, tuple(games), totals, record))
+        played.append(Bummerl(bummerl, ours_first, tuple(games), totals, record, tuple(choices)))
     return played[0], played[1]

@@ -59,6 +59,8 @@ class Pairing:
     iterations: int
     #: Our bot told the opponent's hand before each decision (a yardstick).
     told: bool = False
+    #: Our bots asked in their player's seat at each of its decisions (``_patrasciuc_shadow``).
+    shadows: tuple[str, ...] = ()
 
 
 def patrasciuc_variant() -> Schnapsen:

@@ -48,6 +48,8 @@ class Bummerl:
     totals: tuple[int, int]
     #: The Bummerl as our game record, where the yardstick keeps one.
     record: Record | None = None
+    #: The opponent's decisions as its shadows answered them, where the yardstick asks them.
+    choices: tuple[Any, ...] = ()
 
     @property
     def won(self) -> bool:

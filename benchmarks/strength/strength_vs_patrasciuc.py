@@ -26,7 +26,9 @@ expresses, is in ``_patrasciuc_adapter.py``'s module doc. ``--told`` is a yardst
 player: our bot is told the opponent's hand before each decision (``_told.py``), which bounds
 what reading that hand could add against their player. ``--records DIR`` writes each Bummerl
 played as our game record (every deal is played in our engine beside theirs and must score the
-same), for ``sixtysix replay`` and ``sixtysix analyse``.
+same), for ``sixtysix replay`` and ``sixtysix analyse``. ``--shadow SPEC`` (repeatable) asks
+their player again and each bot named, in its seat, at each of its decisions, and reports how
+often each agreed with its choice, by phase (``_patrasciuc_shadow.py``).
 """
 
 from __future__ import annotations
@@ -87,7 +89,15 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
     start = time.perf_counter()
     done: list[Any] = []
     interrupted = False
-    pairing = Pairing(args.seed, spec, args.opponent, args.permutations, args.iterations, args.told)
+    pairing = Pairing(
+        args.seed,
+        spec,
+        args.opponent,
+        args.permutations,
+        args.iterations,
+        args.told,
+        tuple(args.shadow),
+    )
     progress = Progress(args.bummerl, "Bummerls")
     try:
         if args.jobs <= 1:
@@ -115,6 +125,7 @@ def run_bummerls(args: argparse.Namespace) -> dict[str, Any]:
         seed=args.seed,
         seconds=time.perf_counter() - start,
         interrupted=interrupted,
+        shadows=args.shadow,
     )
 
 
@@ -132,11 +143,18 @@ def summarize(
     seed: int,
     seconds: float,
     interrupted: bool,
+    shadows: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The figures of finished Bummerls (each a ``_patrasciuc_play.Bummerl``)."""
     games = [g for b in bummerls for g in b.games]
     won = sum(b.won for b in bummerls)
     deals_won = sum(g.won for g in games)
+    extra: dict[str, Any] = {}
+    if shadows:
+        from benchmarks.strength._agreement import agreement
+
+        choices = [c for b in bummerls for c in b.choices]
+        extra["agreement"] = agreement(choices, shadows)
     return {
         "peer": "cpatrasciuc/schnapsen-card-game",
         "ours": ours,
@@ -155,6 +173,7 @@ def summarize(
         "time_per_move": move_times(games),
         "seconds": round(seconds, 1),
         "interrupted": interrupted,
+        **extra,
     }
 
 
@@ -178,6 +197,10 @@ def report(data: dict[str, Any]) -> str:
     )
     lines.extend(outcome_lines(data))
     lines.extend(time_lines(data["time_per_move"]))
+    if "agreement" in data:
+        from benchmarks.strength._agreement import agreement_lines
+
+        lines.extend(agreement_lines(data["agreement"]))
     return "\n".join(lines)
 
 
@@ -226,6 +249,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="write each Bummerl played as a game record (sixtysix replay / analyse reads it)",
     )
+    parser.add_argument(
+        "--shadow",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="also ask this bot of ours (repeatable), and their player again, at each decision"
+        " of their player: how often each agrees with it, by phase (their later randomness is"
+        " reseeded, so the games differ from a run without)",
+    )
     parser.add_argument("--check", type=int, default=CHECK_DEALS, help="lockstep before")
     parser.add_argument("--seed", type=int, default=1, help="seed of the shuffles and bots")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -236,7 +268,10 @@ def main(argv: list[str] | None = None) -> int:
     rival = rival_of(args.opponent)
     if rival is None and args.opponent not in THEIRS:
         parser.error(f"--opponent: {', '.join(THEIRS)} or {OURS}SPEC")
-    for flag, spec in (("--bot", args.bot), ("--opponent", rival)):
+    if args.shadow and rival is not None:
+        parser.error("--shadow: asks their player again, so --opponent must be one of theirs")
+    named = [("--bot", args.bot), ("--opponent", rival), *(("--shadow", s) for s in args.shadow)]
+    for flag, spec in named:
         try:
             if spec is not None:
                 resolve_player(spec, get_registry(), seats=2)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.strength import strength_vs_patrasciuc
+from benchmarks.strength._agreement import Choice, agreement, agreement_lines
 from benchmarks.strength._patrasciuc_rules import (
     PATRASCIUC_RULES,
     THEIRS,
@@ -63,6 +64,8 @@ def test_source_dir_names_a_checkout(tmp_path: Path) -> None:
         ["--opponent", "bot:nope"],
         ["--opponent", "bot:expert:zz=1"],
         ["--bot", "expert:zz=1"],
+        ["--shadow", "expert:zz=1"],
+        ["--shadow", "expert", "--opponent", "bot:expert"],
     ],
 )
 def test_an_unknown_player_is_refused_before_their_code_is_looked_for(
@@ -133,3 +136,30 @@ def test_an_unwritable_records_folder_is_refused_in_one_line(
         )
     assert exit_.value.code == 2
     assert "--records: cannot make" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_shadows_count_agreement_with_their_choice_by_phase() -> None:
+    choices = [
+        Choice("talon 9", 3, 3, (3, 4)),
+        Choice("talon 9", 5, 4, (5, 5)),
+        Choice("talon gone", 1, 1, (2, 1)),
+    ]
+    data = agreement(choices, ["expert", "expert:last=1"])
+    assert list(data) == ["talon 9", "talon gone", "all"]
+    assert data["talon 9"] == {
+        "decisions": 2,
+        "agreed": {"theirs asked again": 1, "expert": 2, "expert:last=1": 1},
+    }
+    assert data["all"]["agreed"] == {"theirs asked again": 2, "expert": 2, "expert:last=1": 2}
+    lines = agreement_lines(data)
+    assert lines[1].split() == [
+        "phase",
+        "decisions",
+        "theirs",
+        "asked",
+        "again",
+        "expert",
+        "expert:last=1",
+    ]
+    assert lines[2].split() == ["talon", "9", "2", "50.0%", "100.0%", "50.0%"]
+    assert agreement_lines(agreement([], ["expert"])) == []
