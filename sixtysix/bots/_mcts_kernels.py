@@ -22,7 +22,8 @@ import numpy as np
 from sixtysix.compiled.jit import jit
 from sixtysix.compiled.layout import H0, H1, RUNNING, TLEN, TOACT, TPOS
 from sixtysix.compiled.rules import _apply, _legal, _settle
-from sixtysix.core.cards import NUM_CARDS
+from sixtysix.core.actions import MARRY
+from sixtysix.core.cards import KING, NUM_CARDS, QUEEN
 
 #: Most legal actions a two-player position has (cards, marriages, exchange, close, claim).
 MAX_ACTIONS = 32
@@ -47,10 +48,33 @@ def _next(rng: Any) -> int:
 
 
 @jit
-def _playout(s: Any, k: Any, me: int, rng: Any, acts: Any) -> float:
-    """Play ``s`` to its end at random; ``me``'s game points minus the other seat's."""
+def _paired(acts: Any, n: int) -> int:
+    """Drop from the first ``n`` of ``acts`` the king and queen leads of every suit that may be
+    married instead, as cpatrasciuc's engine does; how many actions are left."""
+    married = 0
+    for i in range(n):
+        if MARRY <= acts[i] < MARRY + 4:
+            married |= 1 << (acts[i] - MARRY)
+    if married == 0:
+        return n
+    kept = 0
+    for i in range(n):
+        a = acts[i]
+        if a < NUM_CARDS and (married >> (a // 6)) & 1 and (a % 6 == KING or a % 6 == QUEEN):
+            continue
+        acts[kept] = a
+        kept += 1
+    return kept
+
+
+@jit
+def _playout(s: Any, k: Any, me: int, rng: Any, acts: Any, pairs: bool) -> float:
+    """Play ``s`` to its end at random; ``me``'s game points minus the other seat's. With
+    ``pairs``, a king or queen whose partner is in hand is led only as a marriage."""
     while True:
         n = _legal(s, k, acts)
+        if pairs:
+            n = _paired(acts, n)
         code = _apply(s, k, acts[_next(rng) % n])
         if code != RUNNING:
             return float(_settle(s, k, code, me))
@@ -96,12 +120,14 @@ def _tree(
     exploration: float,
     seed: int,
     solve: bool,
+    pairs: bool,
     out_values: Any,
     out_actions: Any,
     out_final: Any,
 ) -> int:
     """``iterations`` iterations of UCT from ``s`` (at least one per root action), solving
-    with ``solve`` (see the module doc): each root action's value for ``me`` (its mean, or its
+    with ``solve`` (see the module doc), below the root leading a held pair only as a marriage
+    with ``pairs`` (:func:`_paired`): each root action's value for ``me`` (its mean, or its
     minimax once solved) into ``out_values``, its action into ``out_actions``, whether it ends
     the deal at once into ``out_final``; returns how many root actions, negated when the root
     itself is solved (every value exact)."""
@@ -182,6 +208,8 @@ def _tree(
                 worth[new] = float(_settle(st, k, code, me))
                 break
             n = _legal(st, k, acts)
+            if pairs:
+                n = _paired(acts, n)
             if n > WIDTH:
                 raise ValueError("more legal actions than a node of the tree has room for")
             legal[new, :n] = acts[:n]
@@ -190,7 +218,7 @@ def _tree(
             actor[new] = st[TOACT]
             if not solve:
                 break
-        value = worth[node] if ended[node] else _playout(st, k, me, rng, acts)
+        value = worth[node] if ended[node] else _playout(st, k, me, rng, acts, pairs)
         for d in range(depth + 1):
             visits[path[d]] += 1
             total[path[d]] += value

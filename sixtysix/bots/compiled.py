@@ -208,12 +208,20 @@ class CompiledSearch:
         return self._found(n, depth == EXACT)
 
     def mcts_values(
-        self, state: DealState, seat: int, iterations: int, seed: int, solver: bool = False
+        self,
+        state: DealState,
+        seat: int,
+        iterations: int,
+        seed: int,
+        solver: bool = False,
+        pairs: bool = False,
     ) -> SearchResult:
         """Each legal action's mean value for ``seat`` after ``iterations`` iterations of UCT
         on ``state`` face up, played out at random (:mod:`sixtysix.bots._mcts_kernels`);
         ``seed`` drives the play-outs. ``solver``: every play-out is kept in the tree and
-        solved subtrees count at their minimax value, exact once the root is solved."""
+        solved subtrees count at their minimax value, exact once the root is solved.
+        ``pairs``: below the root, a king or queen whose partner is in hand is led only as a
+        marriage (as in cpatrasciuc's engine; the root still values every legal action)."""
         mcts = _mcts_kernels()
         n = mcts._tree(
             pack(state),
@@ -223,6 +231,7 @@ class CompiledSearch:
             mcts.EXPLORATION,
             seed & ((1 << 63) - 1),
             solver,
+            pairs,
             self._values,
             self._actions,
             self._final,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -720,3 +721,40 @@ def test_more_effort_values_each_move_on_more_deals() -> None:
 def test_an_absurd_presumption_or_tree_is_refused_in_one_line(name: str, value: str) -> None:
     with pytest.raises(UnknownBotError, match=f"bot parameter {name} must be"):
         ExpertBot(0, Seed(0), {name: value})
+
+
+def last_open_trick(seed: int) -> DealState:
+    """A Schnapsen deal played on (cards only) to the last trick before the talon runs out,
+    the seat to act leading with a choice."""
+    variant = make("schnapsen", {})
+    rnd = random.Random(seed)
+    for attempt in range(100):
+        state = variant.new_deal(variant.deal(Seed(seed * 1000 + attempt), ("l",), 0))
+        while not state.is_over and state.view(state.to_act).talon_size > 2:
+            state.apply(rnd.choice([a for a in state.legal_actions() if a < 24]))
+        if state.is_over or state.trick or len(state.legal_actions()) < 2:
+            continue
+        if state.view(state.to_act).talon_size == 2:
+            return state
+    raise AssertionError("no such deal")
+
+
+@pytest.mark.skipif(not compiled_available(), reason="needs numba")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_last_lets_the_search_alone_solve_the_last_open_trick(seed: int) -> None:
+    state = last_open_trick(seed)
+    view = state.view(state.to_act)
+    # random=0: the opponent's random play is not read as a random player's, so without
+    # ``last`` the talon still open means the blend of play-outs and search.
+    blended = ExpertBot(state.to_act, Seed(1), {"random": "0"})
+    blended.choose(view)
+    assert blended.last.method == "blend"
+    assert not blended.last.solved
+    searched = ExpertBot(state.to_act, Seed(1), {"random": "0", "last": "1"})
+    searched.choose(view)
+    assert searched.last.method == "search"
+    assert searched.last.solved
+    # Two tricks earlier the look-ahead of one trick does not reach the talon's end.
+    assert not searched.searched_to_end(replace(view, talon_size=4), searched.budget)
+    assert searched.searched_to_end(view, searched.budget)
+    assert not blended.searched_to_end(view, blended.budget)

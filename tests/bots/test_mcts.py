@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
 from sixtysix.bots.compiled import CompiledSearch, SearchResult
 from sixtysix.bots.compiled import available as compiled_available
 from sixtysix.bots.players.expert import MAX_SOLVER_TREE, MAX_TREE, ExpertBot
+from sixtysix.core.actions import CLOSE, MARRY
+from sixtysix.core.cards import ACE, KING, QUEEN
 from sixtysix.core.errors import UnknownBotError
 from sixtysix.core.rng import Seed
 from sixtysix.core.state import DealState
@@ -128,9 +131,48 @@ def test_the_tree_is_reproducible_by_its_seed() -> None:
     assert search.mcts_values(state, seat, 300, 12).values != first.values
 
 
+def test_pairs_leave_a_king_or_queen_with_its_partner_to_the_marriage() -> None:
+    from sixtysix.bots._mcts_kernels import _paired
+
+    clubs, spades = 0, 3
+    king, queen, ace = clubs * 6 + KING, clubs * 6 + QUEEN, clubs * 6 + ACE
+    lone_king = spades * 6 + KING
+    acts = np.array([king, queen, ace, lone_king, MARRY + clubs, CLOSE, 0, 0], dtype=np.int64)
+    kept = _paired(acts, 6)
+    assert sorted(acts[:kept].tolist()) == sorted([ace, lone_king, MARRY + clubs, CLOSE])
+    # No marriage to declare (following, or after the marriage itself): every card stays.
+    follow = np.array([king, queen, ace], dtype=np.int64)
+    assert _paired(follow, 3) == 3
+    assert follow.tolist() == [king, queen, ace]
+
+
+def test_pairs_value_every_root_action_and_change_the_play_outs() -> None:
+    search = search_for("schnapsen")
+    variant = make("schnapsen", {})
+    for seed in range(1, 40):
+        state = variant.new_deal(variant.deal(Seed(seed), ("t",), 0))
+        seat = state.to_act
+        legal = state.legal_actions()
+        if not any(MARRY <= a < MARRY + 4 for a in legal):
+            continue
+        paired = search.mcts_values(state, seat, 300, 11, pairs=True)
+        # The root keeps its unmarried leads: our rules offer them, so they need a value.
+        assert paired.values.keys() == {int(a) for a in legal}
+        assert search.mcts_values(state, seat, 300, 11, pairs=True) == paired
+        assert search.mcts_values(state, seat, 300, 11).values != paired.values
+        return
+    pytest.fail("no first lead with a marriage to declare")
+
+
+def test_pairs_need_a_tree() -> None:
+    with pytest.raises(UnknownBotError, match="pairs=1 needs a tree"):
+        ExpertBot(0, Seed(1), {"pairs": "1"})
+    ExpertBot(0, Seed(1), {"mcts": "10", "pairs": "1"})
+
+
 @pytest.mark.parametrize("solver", ["0", "1"])
 def test_the_expert_with_the_tree_decides_from_its_view_alone(solver: str) -> None:
-    params = {"mcts": "50", "samples": "3", "solver": solver}
+    params = {"mcts": "50", "samples": "3", "solver": solver, "pairs": solver}
     check_bot_view_only(ExpertBot, make("schnapsen", {}), Seed(6), deals=1, params=params)
 
 

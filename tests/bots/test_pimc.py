@@ -71,6 +71,8 @@ def test_pimc_and_expert_are_registered_with_documented_parameters() -> None:
                 "presume_open",
                 "mcts",
                 "solver",
+                "pairs",
+                "last",
             },
         ),
     ):

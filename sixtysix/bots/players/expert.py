@@ -67,9 +67,11 @@ may err (:data:`TIE_MIX`), as a good player keeps the traps open in a lost endin
 deal against an opponent whose first reply is made from its own view of it
 (:mod:`sixtysix.bots.search.presumed`), and ``mcts`` values open-talon deals by a Monte Carlo
 tree search played out at random (:meth:`CompiledSearch.mcts_values`; with ``solver``, one
-that keeps each play-out and counts solved subtrees at their minimax). Measured alone against
-this expert, neither was better (``docs/benchmarks.md``, "Presumed payoffs and trees within the
-deals").
+that keeps each play-out and counts solved subtrees at their minimax; with ``pairs``, one whose
+play-outs lead a king or queen with its partner in hand only as a marriage), and ``last`` lets
+the search alone value the last trick before the talon runs out, each deal solved to its end.
+Measured alone against this expert, none was better (``docs/benchmarks.md``, "Presumed payoffs
+and trees within the deals", "Playing like their player: choice by choice").
 """
 
 from __future__ import annotations
@@ -280,6 +282,7 @@ def compiled_estimate(
     mcts: int = 0,
     presume_open: bool = True,
     solver: bool = False,
+    pairs: bool = False,
 ) -> SearchEstimate:
     """PIMC with the compiled search.
 
@@ -310,7 +313,8 @@ def compiled_estimate(
     0 and with the talon open, each deal is valued by that many iterations of a Monte Carlo
     tree search played out at random (:meth:`CompiledSearch.mcts_values`) instead of the
     alpha-beta to the horizon, unless the opponent's play reads as random; with ``solver``
-    the tree keeps every play-out and values solved subtrees at their minimax.
+    the tree keeps every play-out and values solved subtrees at their minimax; with ``pairs``
+    a king or queen whose partner is in hand is led only as a marriage below the root.
     """
     legal = [int(a) for a in view.legal_actions]
     seat = view.seat
@@ -351,7 +355,7 @@ def compiled_estimate(
             if not times:
                 continue
             if tree and mix == 0.0:
-                found = search.mcts_values(deal, seat, mcts, stream.next_word(), solver)
+                found = search.mcts_values(deal, seat, mcts, stream.next_word(), solver, pairs)
             elif presumption is not None and mix == 0.0:
                 found = presumption.values(deal, per_draw * times)
             else:
@@ -399,6 +403,7 @@ def expert_estimate(
     mcts: int = 0,
     presume_open: bool = True,
     solver: bool = False,
+    pairs: bool = False,
 ) -> SearchEstimate:
     """The expert's value of each legal action (see the module doc for which method when).
 
@@ -447,6 +452,7 @@ def expert_estimate(
             mcts,
             presume_open,
             solver,
+            pairs,
         )
 
     if players is not None and playouts > 0 and open_two_player(view):
@@ -594,6 +600,16 @@ class ExpertBot(PimcBot):
             " counts at its minimax value instead of its mean (cpatrasciuc's MCTS; needs mcts"
             f" from 1 to {MAX_SOLVER_TREE}); default 0: one node an iteration, means"
         ),
+        "last": (
+            "1: once the look-ahead reaches the end of the talon (the last trick before it runs"
+            " out, at depth 1) the compiled search alone decides, each imagined deal solved to its"
+            " end; default 0: blended with play-outs as while the talon is open"
+        ),
+        "pairs": (
+            "1: in the tree of mcts and its play-outs a king or queen whose partner is in hand"
+            " is led only as a marriage, as in cpatrasciuc's engine (needs mcts); default 0:"
+            " every legal lead"
+        ),
         "tie": (
             f"probability of an error by the opponent with which ties between equally good"
             f" actions are broken once every deal is solved (two players; default {TIE_MIX},"
@@ -645,6 +661,10 @@ class ExpertBot(PimcBot):
         self.mcts = int_param(self.params, "mcts", 0, low=0, high=MAX_TREE)
         self.presume_open = int_param(self.params, "presume_open", 1, low=0, high=1) == 1
         self.solver = int_param(self.params, "solver", 0, low=0, high=1) == 1
+        self.last_trick = int_param(self.params, "last", 0, low=0, high=1) == 1
+        self.pairs = int_param(self.params, "pairs", 0, low=0, high=1) == 1
+        if self.pairs and not self.mcts:
+            raise UnknownBotError("bot parameter pairs=1 needs a tree: mcts above 0")
         if self.solver and not self.mcts:
             raise UnknownBotError("bot parameter solver=1 needs a tree: mcts above 0")
         if self.solver and self.mcts > MAX_SOLVER_TREE:
@@ -671,7 +691,7 @@ class ExpertBot(PimcBot):
         budget = self.budget if view.seats == 2 else self._many
         weights = advisor_weights(view) if self.fitted else DEFAULT_WEIGHTS
         players: list[Bot] | None = None
-        if self.open != OPEN_SEARCH and view.seats == 2:
+        if self.open != OPEN_SEARCH and view.seats == 2 and not self.searched_to_end(view, budget):
             players = self._players.get(weights)
             if players is None:
                 players = self._players[weights] = rule_players(weights, 2)
@@ -693,6 +713,7 @@ class ExpertBot(PimcBot):
             mcts=self.mcts,
             presume_open=self.presume_open,
             solver=self.solver,
+            pairs=self.pairs,
         )
         # Rollouts play the close out as it would be played; searched deals, where the closer
         # sees every card, need the extra confidence, and so does a blend, part of which is such
@@ -709,6 +730,16 @@ class ExpertBot(PimcBot):
             if self.last.values[best] < self.last.values[advice] + margin:
                 best = advice
         return ACTIONS[best]
+
+    def searched_to_end(self, view: View, budget: Budget) -> bool:
+        """Whether the compiled search alone values this open-talon position: with ``last``, once
+        its look-ahead reaches the talon's end, so that each imagined deal is solved exactly."""
+        return (
+            self.last_trick
+            and available()
+            and talon_open(view)
+            and view.talon_size <= 2 * budget.depth
+        )
 
     def stakes(self, view: View) -> Stakes | None:
         """What the deal's results are worth in the view's match (None: play for game points)."""
