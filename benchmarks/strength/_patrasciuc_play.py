@@ -336,7 +336,9 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 twin = their_player(
                     pairing.opponent, PID[1 - our_seat], pairing.permutations, pairing.iterations
                 )
-                shadows = Shadows(pairing, twin, 1 - our_seat, k, (bummerl, g, k))
+                shadows = Shadows(
+                    pairing, twin, 1 - our_seat, k, (bummerl, g, k), seed_their_randomness
+                )
             while not state.is_game_over:
                 pid = state.next_player
                 player = players[SEAT[pid]]
@@ -353,14 +355,9 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                     raise RuntimeError(f"{action!r} is not legal")
                 if shadows is not None and player is other:
                     key = f"{seed}/bummerl/{bummerl}/{g}/{k}/{len(their_times)}"
+                    points = PlayerPair(score.one, score.two)
                     with quiet():
-                        choice = shadows.ask(
-                            state,
-                            view,
-                            PlayerPair(score.one, score.two),
-                            action,
-                            lambda tag, key=key: seed_their_randomness(f"{key}/{tag}"),
-                        )
+                        choice = shadows.ask(state, view, points, action, key)
                     if choice is not None:
                         choices.append(choice)
                 state = action.execute(state)

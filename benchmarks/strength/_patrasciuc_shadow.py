@@ -14,6 +14,7 @@ other games than one without (each is reproducible).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ai.player import Player
@@ -41,9 +42,17 @@ class Shadows:
     seating: ``seat`` is their player's."""
 
     def __init__(
-        self, pairing: Pairing, twin: Player, seat: int, deal: int, key: tuple[Any, ...]
+        self,
+        pairing: Pairing,
+        twin: Player,
+        seat: int,
+        deal: int,
+        key: tuple[Any, ...],
+        reseed: Callable[[str], None],
     ) -> None:
         self.twin = twin
+        #: Seeds their randomness (Python's and their search's) from a string.
+        self.reseed = reseed
         self.players: list[SixtySixPlayer] = []
         variant = patrasciuc_variant()
         for i, spec in enumerate(pairing.shadows):
@@ -57,21 +66,22 @@ class Shadows:
         view: GameState,
         points: PlayerPair[int],
         action: PlayerAction,
-        reseed: Any,
+        key: str,
     ) -> Choice | None:
         """Every answer to the decision their player just took (``action``), or None where it
-        had no choice; ``reseed(tag)`` seeds their randomness."""
+        had no choice; their randomness is reseeded from ``key`` for the second answer and
+        after the shadows."""
         steps = our_steps(action)
         choice = len(get_available_actions(state)) > 1
         answers: list[int] = []
         twin = 0
         if choice:
-            reseed("twin")
+            self.reseed(f"{key}/twin")
             twin = our_steps(self.twin.request_next_action(view, points))[0]
         for player in self.players:
             ours = player.view(view, points)
             if choice:
                 answers.append(int(player.bot.choose(ours)))
             player.tracker.mine(view, steps)
-        reseed("on")
+        self.reseed(f"{key}/on")
         return Choice(phase_of(view), steps[0], twin, tuple(answers)) if choice else None
