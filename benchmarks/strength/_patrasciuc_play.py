@@ -351,13 +351,14 @@ def play_bummerl(bummerl: int, pairing: Pairing) -> tuple[Bummerl, Bummerl]:
                 _told.tell(None)
                 if player is other:
                     their_times.append(time.perf_counter() - begin)
-                if action not in get_available_actions(state):
+                legal = get_available_actions(state)
+                if action not in legal:
                     raise RuntimeError(f"{action!r} is not legal")
                 if shadows is not None and player is other:
                     key = f"{seed}/bummerl/{bummerl}/{g}/{k}/{len(their_times)}"
                     points = PlayerPair(score.one, score.two)
                     with quiet():
-                        choice = shadows.ask(state, view, points, action, key)
+                        choice = shadows.ask(view, points, action, len(legal) > 1, key)
                     if choice is not None:
                         choices.append(choice)
                 state = action.execute(state)

@@ -19,7 +19,7 @@ from typing import Any
 
 from ai.player import Player
 from model.game_state import GameState
-from model.player_action import PlayerAction, get_available_actions
+from model.player_action import PlayerAction
 from model.player_pair import PlayerPair
 
 from benchmarks.strength._agreement import Choice
@@ -62,17 +62,16 @@ class Shadows:
 
     def ask(
         self,
-        state: GameState,
         view: GameState,
         points: PlayerPair[int],
         action: PlayerAction,
+        choice: bool,
         key: str,
     ) -> Choice | None:
         """Every answer to the decision their player just took (``action``), or None where it
-        had no choice; their randomness is reseeded from ``key`` for the second answer and
+        had no ``choice``; their randomness is reseeded from ``key`` for the second answer and
         after the shadows."""
         steps = our_steps(action)
-        choice = len(get_available_actions(state)) > 1
         answers: list[int] = []
         twin = 0
         if choice:
